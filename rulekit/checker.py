@@ -1,0 +1,869 @@
+"""The checker: names, types, table coverage, dice, provenance. Produces a checked rulebook."""
+
+from __future__ import annotations
+
+import re
+from itertools import product
+
+from attrs import define, field
+
+from rulekit import nodes as n
+from rulekit import types as t
+from rulekit.builtins import BUILTINS
+from rulekit.coerce import CoerceError, Vocabulary
+from rulekit.dice import Die, faces_of
+from rulekit.errors import Diagnostic, RulebookInvalid, did_you_mean, error
+from rulekit.loader import Rulebook, load_rulebook
+from rulekit.tables import CompiledTable, TableDim, TableReader, coverage
+from rulekit.values import EnumValue
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
+
+
+def placeholders(text: str) -> list[str]:
+    """The ``{name}`` or ``{name.attr}`` parts of a note, filled in when it runs."""
+    return _PLACEHOLDER.findall(text)
+
+
+ROUNDING_MODES = ("up", "down", "nearest")
+
+
+@define
+class ProvisionalItem:
+    """A place where the rulebook supplies values the source text does not print."""
+
+    what: str
+    span: n.Span
+    count: int
+    reason: str = ""
+
+
+@define
+class Checked:
+    """A rulebook that passed the checker, with everything the interpreter needs."""
+
+    book: Rulebook
+    vocab: Vocabulary
+    dice: dict[str, Die]
+    tables: dict[str, CompiledTable]
+    globals: dict[str, t.Type]
+    members: dict[int, EnumValue]
+    diagnostics: list[Diagnostic] = field(factory=list)
+    provisional: list[ProvisionalItem] = field(factory=list)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "warning"]
+
+    @property
+    def provisional_count(self) -> int:
+        return sum(p.count for p in self.provisional)
+
+    @property
+    def rounding(self) -> str:
+        return self.book.rounding.mode if self.book.rounding else "nearest"
+
+
+def dice_naturals(spec: n.DiceSpec, dice: dict[str, Die]) -> set[int] | None:
+    """Every natural total the dice can show, or None when the count is not known."""
+    die = dice.get(spec.die)
+    if die is None:
+        return None
+    if spec.keep != "sum":
+        return set(die.faces)
+    if not isinstance(spec.count, int) or spec.count < 1 or spec.count > 4:
+        return None
+    return {sum(c) for c in product(die.faces, repeat=spec.count)}
+
+
+class _Scope:
+    """Names visible in a procedure body, with their types."""
+
+    def __init__(self, parent: dict[str, t.Type]) -> None:
+        self.parent = parent
+        self.locals: dict[str, t.Type] = {}
+        self.params: set[str] = set()
+
+    def get(self, name: str) -> t.Type | None:
+        if name in self.locals:
+            return self.locals[name]
+        return self.parent.get(name)
+
+
+class Checker:
+    """Checks one loaded rulebook."""
+
+    def __init__(self, book: Rulebook) -> None:
+        self.book = book
+        self.vocab = Vocabulary(book.enums, book.markers, book.records, book.kinds)
+        self.diags: list[Diagnostic] = []
+        self.dice: dict[str, Die] = {}
+        self.tables: dict[str, CompiledTable] = {}
+        self.globals: dict[str, t.Type] = {}
+        self.members: dict[int, EnumValue] = {}
+        self.member_index: dict[str, list[str]] = {}
+        self.provisional: list[ProvisionalItem] = []
+        self.current: str = ""
+
+    # ---- entry ---------------------------------------------------------------------------
+
+    def run(self) -> Checked:
+        self._dice()
+        self._rounding()
+        self._enums()
+        self._globals()
+        self._kinds_and_records()
+        self._tables()
+        for mods in self.book.modifiers.values():
+            self._modifiers(mods)
+        for proc in self.book.procedures.values():
+            self._procedure(proc)
+        if self.book.sequence is not None:
+            self._sequence(self.book.sequence)
+        return Checked(
+            self.book,
+            self.vocab,
+            self.dice,
+            self.tables,
+            self.globals,
+            self.members,
+            self.diags,
+            self.provisional,
+        )
+
+    def err(self, message: str, span: n.Span | None, hint: str | None = None) -> None:
+        self.diags.append(error(message, span, hint=hint))
+
+    def type_of(self, texpr: n.TypeExpr) -> t.Type:
+        try:
+            return self.vocab.type_of(texpr)
+        except CoerceError as exc:
+            self.err(exc.message, texpr.span, exc.hint)
+            return t.ANY
+
+    # ---- declarations --------------------------------------------------------------------
+
+    def _dice(self) -> None:
+        pending = dict(self.book.dice)
+        for _ in range(len(pending) + 1):
+            for name, decl in list(pending.items()):
+                if decl.kind == "faces":
+                    if decl.low > decl.high:
+                        self.err(f"die {name} has no faces ({decl.low}..{decl.high})", decl.span)
+                        del pending[name]
+                        continue
+                    self.dice[name] = Die(name, faces_of("faces", decl.low, decl.high, []), "faces")
+                    del pending[name]
+                    continue
+                parts = [self.dice.get(p) for p in decl.parts]
+                if all(parts):
+                    faces = faces_of(decl.kind, 0, 0, [p for p in parts if p])
+                    self.dice[name] = Die(name, faces, decl.kind)
+                    del pending[name]
+        for name, decl in pending.items():
+            missing = [p for p in decl.parts if p not in self.book.dice]
+            if missing:
+                self.err(
+                    f"die {name} is made of {missing[0]}, which is not declared",
+                    decl.span,
+                    hint=did_you_mean(missing[0], self.book.dice)
+                    or f"declare it: dice {missing[0]} = 1..6",
+                )
+            else:
+                self.err(f"die {name} is made of itself", decl.span)
+
+    def _rounding(self) -> None:
+        rounding = self.book.rounding
+        if rounding is None:
+            return
+        if rounding.mode not in ROUNDING_MODES:
+            self.err(
+                f"unknown rounding '{rounding.mode}'",
+                rounding.span,
+                hint=did_you_mean(rounding.mode, ROUNDING_MODES) or "use up, down or nearest",
+            )
+        if rounding.provenance is not None:
+            self.provisional.append(
+                ProvisionalItem("rounding", rounding.span, 1, rounding.provenance.reason)
+            )
+
+    def _enums(self) -> None:
+        for decl in self.book.enums.values():
+            seen: dict[str, n.EnumMember] = {}
+            for member in decl.members:
+                for word in (member.name, *member.aliases):
+                    if word in seen:
+                        self.err(
+                            f"'{word}' appears twice in enum {decl.name}",
+                            member.span,
+                            hint=f"first at {seen[word].span}",
+                        )
+                    seen[word] = member
+                self.member_index.setdefault(member.name, []).append(decl.name)
+
+    def _globals(self) -> None:
+        for track in self.book.tracks.values():
+            self.globals[track.name] = t.INT
+        for state in self.book.states.values():
+            self.globals[state.name] = self.type_of(state.type)
+        for const in self.book.consts.values():
+            self.globals[const.name] = self.type_of(const.type) if const.type else t.ANY
+        scope = _Scope(self.globals)
+        for track in self.book.tracks.values():
+            if track.high is not None and track.low > track.high:
+                self.err(f"track {track.name} runs from {track.low} to {track.high}", track.span)
+            if track.initial is not None:
+                self._expect(track.initial, t.INT, scope, "the track's start")
+        for state in self.book.states.values():
+            if state.initial is not None:
+                self._expect(state.initial, self.globals[state.name], scope, "the initial value")
+        for const in self.book.consts.values():
+            found = self.infer(const.value, scope)
+            if const.type is None:
+                self.globals[const.name] = found
+            elif not t.assignable(found, self.globals[const.name]):
+                self.err(
+                    f"{const.name} is declared {self.globals[const.name]} but its value is {found}",
+                    const.value.span,
+                )
+            if const.provenance is not None:
+                self.provisional.append(
+                    ProvisionalItem(f"const {const.name}", const.span, 1, const.provenance.reason)
+                )
+
+    def _kinds_and_records(self) -> None:
+        decls: list[n.KindDecl | n.RecordDecl] = [*self.book.kinds.values()]
+        decls.extend(self.book.records.values())
+        for decl in decls:
+            seen: set[str] = set()
+            scope = _Scope(self.globals)
+            for fdecl in decl.fields:
+                if fdecl.name in seen:
+                    self.err(f"field '{fdecl.name}' appears twice in {decl.name}", fdecl.span)
+                seen.add(fdecl.name)
+                ftype = self.type_of(fdecl.type)
+                if fdecl.default is not None:
+                    self._expect(fdecl.default, ftype, scope, f"the default of {fdecl.name}")
+                if fdecl.provenance is not None:
+                    self.provisional.append(
+                        ProvisionalItem(
+                            f"{decl.name}.{fdecl.name}", fdecl.span, 1, fdecl.provenance.reason
+                        )
+                    )
+
+    # ---- tables --------------------------------------------------------------------------
+
+    def _tables(self) -> None:
+        for decl in self.book.tables.values():
+            self.current = f"table {decl.name}"
+            dims = [self._dim(decl, d) for d in decl.dims]
+            if any(d is None for d in dims):
+                continue
+            names = [d.name for d in decl.dims]
+            for i, name in enumerate(names):
+                if name in names[:i]:
+                    self.err(f"dimension '{name}' appears twice", decl.dims[i].span)
+            result = self.type_of(decl.result)
+            reader = TableReader(decl, [d for d in dims if d], result, self.vocab)
+            table = reader.read()
+            self.diags.extend(reader.diags)
+            naturals = {
+                i: dice_naturals(d.dice, self.dice)
+                for i, d in enumerate(decl.dims)
+                if d.kind == "roll" and d.dice is not None
+            }
+            self.diags.extend(coverage(table, naturals))
+            self.tables[decl.name] = table
+            self._table_actions(decl, table, dims)
+            if table.provisional_cells:
+                reason = decl.provenance.reason if decl.provenance else "cells marked ~"
+                self.provisional.append(
+                    ProvisionalItem(
+                        f"table {decl.name}", decl.span, table.provisional_cells, reason
+                    )
+                )
+
+    def _dim(self, decl: n.TableDecl, dim: n.Dim) -> TableDim | None:
+        if dim.kind == "roll":
+            assert dim.dice is not None
+            scope = _Scope(self.globals)
+            self._dice_spec(dim.dice, scope)
+            for mod in dim.mods:
+                self._expect(mod.value, t.NUMBER, scope, "a roll modifier")
+            return TableDim("roll", "roll", t.INT, dim, self.dice.get(dim.dice.die))
+        if dim.type is not None:
+            typ = self.type_of(dim.type)
+        elif dim.name in self.globals:
+            typ = self.globals[dim.name]
+        elif dim.name in self.book.enums:
+            typ = t.EnumT(dim.name)
+        else:
+            self.err(
+                f"the type of dimension '{dim.name}' is unknown",
+                dim.span,
+                hint=f"write '{dim.name}: TYPE', or name a state, track or enum "
+                + (
+                    f"({did_you_mean(dim.name, [*self.globals, *self.book.enums])})"
+                    if did_you_mean(dim.name, [*self.globals, *self.book.enums])
+                    else ""
+                ),
+            )
+            return None
+        if dim.kind == "threshold" and not t.is_numeric(typ):
+            self.err(f"a threshold dimension needs numbers, '{dim.name}' is {typ}", dim.span)
+            return None
+        if isinstance(typ, (t.ListT, t.KindT, t.RecordT, t.UnionT)):
+            self.err(f"a table cannot be indexed by {typ}", dim.span)
+            return None
+        return TableDim(dim.name, dim.kind, typ, dim)
+
+    def _table_actions(
+        self, decl: n.TableDecl, table: CompiledTable, dims: list[TableDim | None]
+    ) -> None:
+        scope = _Scope(self.globals)
+        for d in dims:
+            if d is not None and d.kind != "roll":
+                scope.locals[d.name] = d.type
+        for _, cell in table.iter_cells():
+            if cell.action is not None:
+                self.infer(cell.action, scope)
+
+    # ---- modifiers and procedures --------------------------------------------------------
+
+    def _params(self, params: tuple[n.Param, ...], scope: _Scope) -> None:
+        for p in params:
+            if p.name in scope.locals:
+                self.err(f"parameter '{p.name}' appears twice", p.span)
+            typ = self.type_of(p.type) if p.type is not None else t.ANY
+            if p.default is not None:
+                found = self._expect(p.default, typ, scope, f"the default of {p.name}")
+                if p.type is None:
+                    typ = found
+            scope.locals[p.name] = typ
+            scope.params.add(p.name)
+
+    def _modifiers(self, decl: n.ModifiersDecl) -> None:
+        self.current = f"modifiers {decl.name}"
+        scope = _Scope(self.globals)
+        self._params(decl.params, scope)
+        for line in decl.lines:
+            self._expect(line.value, t.NUMBER, scope, "a modifier")
+            if line.per is not None:
+                self._expect(line.per, t.NUMBER, scope, "'per'")
+            if line.cond is not None:
+                self._condition(line.cond, scope)
+        if decl.clamp is not None:
+            low, high = decl.clamp
+            if low is not None and high is not None and low > high:
+                self.err(f"clamp {low}..{high} is empty", decl.span)
+
+    def _procedure(self, decl: n.ProcedureDecl) -> None:
+        self.current = f"procedure {decl.name}"
+        scope = _Scope(self.globals)
+        self._params(decl.params, scope)
+        returns = self.type_of(decl.returns) if decl.returns is not None else None
+        self._block(decl.body, scope, returns)
+
+    def _block(self, body: tuple[n.Stmt, ...], scope: _Scope, returns: t.Type | None) -> None:
+        for stmt in body:
+            self._stmt(stmt, scope, returns)
+
+    def _stmt(self, stmt: n.Stmt, scope: _Scope, returns: t.Type | None) -> None:
+        if isinstance(stmt, n.Let):
+            if stmt.name in self.globals:
+                self.err(
+                    f"'{stmt.name}' is already a {self._global_kind(stmt.name)}",
+                    stmt.span,
+                    hint=f"write '{stmt.name} = ...' to change it, or pick another name",
+                )
+            scope.locals[stmt.name] = self.infer(stmt.value, scope)
+        elif isinstance(stmt, n.Assign):
+            self._assign(stmt, scope)
+        elif isinstance(stmt, n.Return):
+            if stmt.value is not None:
+                returned = self.infer(stmt.value, scope, returns)
+                if returns is not None and not t.assignable(returned, returns):
+                    self.err(
+                        f"returns {returned} but the procedure says {returns}", stmt.value.span
+                    )
+        elif isinstance(stmt, n.ExprStmt):
+            self.infer(stmt.call, scope)
+        elif isinstance(stmt, n.Choose):
+            options = self.infer(stmt.options, scope)
+            if not isinstance(options, t.ListT) and options != t.ANY:
+                self.err(
+                    f"choose needs a list or an enum of options, not {options}", stmt.options.span
+                )
+            item = options.item if isinstance(options, t.ListT) else t.ANY
+            if stmt.default is not None:
+                self._expect(stmt.default, item, scope, "the default choice")
+            scope.locals[stmt.name] = item
+        elif isinstance(stmt, n.Require):
+            self._condition(stmt.cond, scope)
+        elif isinstance(stmt, n.NoteStmt):
+            for dotted in placeholders(stmt.text):
+                head, *attrs = dotted.split(".")
+                found: t.Type | None = scope.get(head)
+                if found is None:
+                    self._unknown(head, stmt.span, scope)
+                    continue
+                for attr in attrs:
+                    found = self._attr_type(found or t.ANY, attr, stmt.span)
+        elif isinstance(stmt, n.If):
+            for branch in stmt.branches:
+                self._condition(branch.cond, scope)
+                self._block(branch.body, scope, returns)
+            self._block(stmt.otherwise, scope, returns)
+        elif isinstance(stmt, n.ForEach):
+            iterable = self.infer(stmt.iterable, scope)
+            if not isinstance(iterable, t.ListT) and iterable != t.ANY:
+                self.err(f"'for each' needs a list, not {iterable}", stmt.iterable.span)
+            scope.locals[stmt.var] = iterable.item if isinstance(iterable, t.ListT) else t.ANY
+            self._block(stmt.body, scope, returns)
+
+    def _global_kind(self, name: str) -> str:
+        if name in self.book.tracks:
+            return "track"
+        if name in self.book.states:
+            return "state variable"
+        return "constant"
+
+    def _assign(self, stmt: n.Assign, scope: _Scope) -> None:
+        head = stmt.target[0]
+        value = self.infer(stmt.value, scope)
+        if len(stmt.target) == 1:
+            if head in scope.locals:
+                target = scope.locals[head]
+                if head in scope.params and stmt.op == "=" and not t.assignable(value, target):
+                    self.err(f"'{head}' is {target}; this is {value}", stmt.value.span)
+            elif head in self.book.consts:
+                self.err(f"'{head}' is a constant and cannot change", stmt.span)
+                return
+            elif head in self.globals:
+                target = self.globals[head]
+                if not t.assignable(value, target):
+                    self.err(f"'{head}' is {target}; this is {value}", stmt.value.span)
+            else:
+                if stmt.op != "=":
+                    self._unknown(head, stmt.span, scope)
+                    return
+                scope.locals[head] = value
+                target = value
+        else:
+            obj = scope.get(head)
+            if obj is None:
+                self._unknown(head, stmt.span, scope)
+                return
+            target = obj
+            for attr in stmt.target[1:]:
+                target = self._attr_type(target, attr, stmt.span)
+            if not t.assignable(value, target):
+                self.err(f"'{'.'.join(stmt.target)}' is {target}; this is {value}", stmt.value.span)
+        if stmt.op != "=" and not (t.is_numeric(value) and t.is_numeric(target)):
+            self.err(f"'{stmt.op}' needs numbers", stmt.span)
+
+    def _sequence(self, seq: n.SequenceDecl) -> None:
+        self.current = "sequence"
+        scope = _Scope(self.globals)
+
+        def walk(items: tuple[n.SeqItem, ...]) -> None:
+            for item in items:
+                if isinstance(item, n.SeqPhase):
+                    if item.call.func not in self.book.procedures:
+                        self.err(
+                            f"phase '{item.call.func}' is not a procedure",
+                            item.call.span,
+                            hint=did_you_mean(item.call.func, self.book.procedures),
+                        )
+                    else:
+                        self.infer(item.call, scope)
+                elif isinstance(item, n.SeqSegment):
+                    walk(item.items)
+                else:
+                    iterable = self.infer(item.iterable, scope)
+                    scope.locals[item.var] = (
+                        iterable.item if isinstance(iterable, t.ListT) else t.ANY
+                    )
+                    walk(item.items)
+
+        walk(seq.items)
+
+    # ---- expressions ---------------------------------------------------------------------
+
+    def _condition(self, expr: n.Expr, scope: _Scope) -> None:
+        found = self.infer(expr, scope)
+        if found not in (t.BOOL, t.ANY) and not isinstance(found, t.UnionT):
+            self.err(f"a condition must be yes/no, this is {found}", expr.span)
+
+    def _expect(self, expr: n.Expr, want: t.Type, scope: _Scope, what: str) -> t.Type:
+        found = self.infer(expr, scope, want)
+        if not t.assignable(found, want):
+            self.err(f"{what} should be {want}, not {found}", expr.span)
+        return found
+
+    def _visible(self, scope: _Scope) -> list[str]:
+        return [
+            *scope.locals,
+            *self.globals,
+            *self.member_index,
+            *self.book.markers,
+            *self.book.enums,
+        ]
+
+    def _unknown(self, name: str, span: n.Span, scope: _Scope) -> t.Type:
+        callables = [*self.book.tables, *self.book.procedures, *self.book.modifiers]
+        if name in callables:
+            self.err(f"'{name}' is called with parentheses: {name}(...)", span)
+            return t.ANY
+        self.err(
+            f"unknown name '{name}'",
+            span,
+            hint=did_you_mean(name, self._visible(scope)),
+        )
+        return t.ANY
+
+    def _member(self, node: n.Name | n.Str, enum: str) -> t.Type:
+        text = node.id if isinstance(node, n.Name) else node.value
+        value = self.vocab.enum_value(enum, text)
+        if value is None:
+            self.err(
+                f"'{text}' is not a {enum}",
+                node.span,
+                hint=did_you_mean(text, self.vocab.members(enum)),
+            )
+            return t.ANY
+        self.members[id(node)] = value
+        return t.EnumT(enum)
+
+    def infer(self, expr: n.Expr, scope: _Scope, want: t.Type | None = None) -> t.Type:
+        """The type of an expression; reports problems found on the way."""
+        if isinstance(expr, n.Num):
+            return t.INT if isinstance(expr.value, int) else t.NUMBER
+        if isinstance(expr, n.Str):
+            enum = _enum_in(want)
+            if enum is not None and self.vocab.enum_value(enum, expr.value) is not None:
+                return self._member(expr, enum)
+            return t.TEXT
+        if isinstance(expr, n.Bool):
+            return t.BOOL
+        if isinstance(expr, n.NoneLit):
+            return t.NONE
+        if isinstance(expr, n.Name):
+            return self._name(expr, scope, want)
+        if isinstance(expr, n.Attr):
+            return self._attr_type(self.infer(expr.obj, scope), expr.name, expr.span)
+        if isinstance(expr, n.ListLit):
+            item_want = want.item if isinstance(want, t.ListT) else None
+            items = [self.infer(i, scope, item_want) for i in expr.items]
+            return t.ListT(t.union(*items) if items else (item_want or t.ANY))
+        if isinstance(expr, n.BinOp):
+            left = self.infer(expr.left, scope)
+            right = self.infer(expr.right, scope)
+            if expr.op == "+" and isinstance(left, t.ListT) and isinstance(right, t.ListT):
+                return t.ListT(t.union(left.item, right.item))
+            for side, typ in ((expr.left, left), (expr.right, right)):
+                if not t.is_numeric(typ) and typ != t.ANY:
+                    self.err(f"'{expr.op}' needs numbers, this is {typ}", side.span)
+            if expr.op == "/":
+                return t.NUMBER
+            return t.INT if left in (t.INT, t.ROLL) and right in (t.INT, t.ROLL) else t.NUMBER
+        if isinstance(expr, n.UnaryOp):
+            operand = self.infer(expr.operand, scope)
+            if not t.is_numeric(operand):
+                self.err(f"'-' needs a number, this is {operand}", expr.operand.span)
+            return t.INT if operand in (t.INT, t.ROLL) else t.NUMBER
+        if isinstance(expr, n.Compare):
+            return self._compare(expr, scope)
+        if isinstance(expr, n.BoolOp):
+            self._condition(expr.left, scope)
+            self._condition(expr.right, scope)
+            return t.BOOL
+        if isinstance(expr, n.Not):
+            self._condition(expr.operand, scope)
+            return t.BOOL
+        if isinstance(expr, n.IfExpr):
+            self._condition(expr.cond, scope)
+            return t.union(
+                self.infer(expr.then, scope, want), self.infer(expr.otherwise, scope, want)
+            )
+        if isinstance(expr, n.Roll):
+            self._dice_spec(expr.dice, scope)
+            for mod in expr.mods:
+                self._expect(mod.value, t.NUMBER, scope, "a roll modifier")
+            return t.ROLL
+        if isinstance(expr, n.Aggregate):
+            return self._aggregate(expr, scope)
+        if isinstance(expr, n.Call):
+            return self._call(expr, scope)
+        raise AssertionError(expr)
+
+    def _name(self, expr: n.Name, scope: _Scope, want: t.Type | None) -> t.Type:
+        found = scope.get(expr.id)
+        if found is not None:
+            return found
+        enums = self.member_index.get(expr.id, [])
+        wanted = _enum_in(want)
+        if wanted in enums:
+            return self._member(expr, wanted)
+        if len(enums) == 1:
+            return self._member(expr, enums[0])
+        if len(enums) > 1:
+            self.err(
+                f"'{expr.id}' is a member of several enums ({', '.join(enums)})",
+                expr.span,
+                hint="compare it with a value of the enum you mean",
+            )
+            return t.ANY
+        if expr.id in self.book.markers:
+            return t.MarkerT(expr.id)
+        if expr.id in self.book.enums:
+            return t.ListT(t.EnumT(expr.id))
+        return self._unknown(expr.id, expr.span, scope)
+
+    def _attr_type(self, obj: t.Type, attr: str, span: n.Span) -> t.Type:
+        if obj == t.ANY:
+            return t.ANY
+        if obj == t.ROLL:
+            if attr in ("natural", "total"):
+                return t.INT
+            if attr == "dice":
+                return t.ListT(t.INT)
+            self.err(f"a roll has no '{attr}'", span, hint="use .natural, .total or .dice")
+            return t.ANY
+        decl: n.KindDecl | n.RecordDecl | None = None
+        if isinstance(obj, t.KindT):
+            decl = self.book.kinds.get(obj.name)
+        elif isinstance(obj, t.RecordT):
+            decl = self.book.records.get(obj.name)
+        if isinstance(obj, t.UnionT):
+            found = [self._attr_type(o, attr, span) for o in obj.options if o != t.NONE]
+            return t.union(*found) if found else t.ANY
+        if decl is None:
+            self.err(f"{obj} has no attributes", span)
+            return t.ANY
+        fdecl = next((f for f in decl.fields if f.name == attr), None)
+        if fdecl is None:
+            self.err(
+                f"a {decl.name} has no '{attr}'",
+                span,
+                hint=did_you_mean(attr, [f.name for f in decl.fields]),
+            )
+            return t.ANY
+        return self.type_of(fdecl.type)
+
+    def _compare(self, expr: n.Compare, scope: _Scope) -> t.Type:
+        if expr.op in ("in", "not in"):
+            first = self.infer(expr.left, scope) if not isinstance(expr.left, n.Str) else t.TEXT
+            hint = t.ListT(first) if _enum_in(first) else None
+            right = self.infer(expr.right, scope, hint)
+            item = right.item if isinstance(right, t.ListT) else None
+            if item is None and right not in (t.ANY, t.RANGE):
+                self.err(f"'{expr.op}' needs a list on the right, this is {right}", expr.right.span)
+            left = self.infer(expr.left, scope, item) if isinstance(expr.left, n.Str) else first
+            if item is not None and not t.comparable(left, item):
+                self.err(f"a {left} is never in a list of {item}", expr.span)
+            return t.BOOL
+        left = self.infer(expr.left, scope)
+        right = self.infer(expr.right, scope, left)
+        if isinstance(expr.left, (n.Str, n.Name)) and left in (t.TEXT, t.ANY) and _enum_in(right):
+            left = self.infer(expr.left, scope, right)
+        if expr.op in ("=", "!="):
+            if not t.comparable(left, right):
+                self.err(f"comparing {left} with {right} is never true", expr.span)
+        else:
+            left, right = _without_none(left), _without_none(right)
+            ordered = t.is_numeric(left) and t.is_numeric(right)
+            same_enum = isinstance(left, t.EnumT) and left == right
+            if not (ordered or same_enum or t.ANY in (left, right)):
+                self.err(f"'{expr.op}' cannot order {left} and {right}", expr.span)
+        return t.BOOL
+
+    def _aggregate(self, expr: n.Aggregate, scope: _Scope) -> t.Type:
+        iterable = self.infer(expr.iterable, scope)
+        if not isinstance(iterable, t.ListT) and iterable != t.ANY:
+            self.err(f"'{expr.func}(... for ...)' needs a list, not {iterable}", expr.iterable.span)
+        inner = _Scope(scope.parent)
+        inner.locals = dict(scope.locals)
+        inner.locals[expr.var] = iterable.item if isinstance(iterable, t.ListT) else t.ANY
+        if expr.cond is not None:
+            self._condition(expr.cond, inner)
+        value = self.infer(expr.expr, inner)
+        if expr.func in ("any", "all"):
+            return t.BOOL
+        if expr.func == "count":
+            return t.INT
+        if not t.is_numeric(value):
+            self.err(f"{expr.func}() needs numbers, this is {value}", expr.expr.span)
+        return value if expr.func in ("max", "min") else (t.INT if value == t.INT else t.NUMBER)
+
+    def _dice_spec(self, spec: n.DiceSpec, scope: _Scope) -> None:
+        if spec.die not in self.dice and spec.die not in self.book.dice:
+            self.err(
+                f"unknown die '{spec.die}'",
+                spec.span,
+                hint=did_you_mean(spec.die, self.book.dice)
+                or f"declare it, e.g. 'dice {spec.die} = 1..{spec.die[1:]}'",
+            )
+        if not isinstance(spec.count, int):
+            self._expect(spec.count, t.INT, scope, "the number of dice")
+        elif spec.count < 1:
+            self.err("roll at least one die", spec.span)
+
+    # ---- calls ---------------------------------------------------------------------------
+
+    def _call(self, call: n.Call, scope: _Scope) -> t.Type:
+        name = call.func
+        if name in self.book.tables:
+            return self._table_call(call, scope)
+        if name in self.book.modifiers:
+            decl = self.book.modifiers[name]
+            self._bind(call, decl.params, scope, f"modifiers {name}")
+            return t.INT
+        if name in self.book.procedures:
+            proc = self.book.procedures[name]
+            self._bind(call, proc.params, scope, f"procedure {name}")
+            return self.type_of(proc.returns) if proc.returns is not None else t.ANY
+        if name in BUILTINS:
+            builtin = BUILTINS[name]
+            if any(a.name for a in call.args):
+                self.err(f"{name}() takes no keyword arguments", call.span)
+            count = len(call.args)
+            if count < builtin.min_args or (
+                builtin.max_args is not None and count > builtin.max_args
+            ):
+                self.err(f"{name}() takes {_arity(builtin.min_args, builtin.max_args)}", call.span)
+            types = [self.infer(a.value, scope) for a in call.args]
+            return builtin.returns(types)
+        callables = [*self.book.tables, *self.book.procedures, *self.book.modifiers, *BUILTINS]
+        self.err(
+            f"unknown procedure, table or function '{name}'",
+            call.span,
+            hint=did_you_mean(name, callables),
+        )
+        for a in call.args:
+            self.infer(a.value, scope)
+        return t.ANY
+
+    def _bind(self, call: n.Call, params: tuple[n.Param, ...], scope: _Scope, what: str) -> None:
+        names = [p.name for p in params]
+        bound: set[str] = set()
+        positional = True
+        for i, arg in enumerate(call.args):
+            if arg.name is None:
+                if not positional:
+                    self.err("a positional argument after a keyword argument", arg.span)
+                if i >= len(params):
+                    self.err(f"{what} takes {len(params)} argument(s)", arg.span)
+                    self.infer(arg.value, scope)
+                    continue
+                param = params[i]
+            else:
+                positional = False
+                found = next((p for p in params if p.name == arg.name), None)
+                if found is None:
+                    self.err(
+                        f"{what} has no parameter '{arg.name}'",
+                        arg.span,
+                        hint=did_you_mean(arg.name, names),
+                    )
+                    self.infer(arg.value, scope)
+                    continue
+                param = found
+            if param.name in bound:
+                self.err(f"'{param.name}' is given twice", arg.span)
+            bound.add(param.name)
+            want = self.type_of(param.type) if param.type is not None else t.ANY
+            self._expect(arg.value, want, scope, f"'{param.name}'")
+        missing = [p.name for p in params if p.name not in bound and p.default is None]
+        if missing:
+            self.err(f"{what} needs {', '.join(missing)}", call.span)
+
+    def _table_call(self, call: n.Call, scope: _Scope) -> t.Type:
+        decl = self.book.tables[call.func]
+        table = self.tables.get(call.func)
+        inputs = [d for d in decl.dims if d.kind != "roll"]
+        has_roll = any(d.kind == "roll" for d in decl.dims)
+        bound: set[str] = set()
+        position = 0
+        for arg in call.args:
+            if arg.name is None:
+                if position >= len(inputs):
+                    self.err(
+                        f"table {decl.name} takes {len(inputs)} key(s)"
+                        + (" and roll: ..." if has_roll else ""),
+                        arg.span,
+                    )
+                    continue
+                dim = inputs[position]
+                position += 1
+            elif arg.name == "roll":
+                if not has_roll:
+                    self.err(f"table {decl.name} has no roll", arg.span)
+                self._expect(arg.value, t.INT, scope, "the roll")
+                continue
+            else:
+                found = next((d for d in inputs if d.name == arg.name), None)
+                if found is None:
+                    self.err(
+                        f"table {decl.name} has no dimension '{arg.name}'",
+                        arg.span,
+                        hint=did_you_mean(arg.name, [d.name for d in inputs]),
+                    )
+                    continue
+                dim = found
+            bound.add(dim.name)
+            if table is not None:
+                tdim = next(d for d in table.dims if d.name == dim.name)
+                self._expect(arg.value, tdim.type, scope, f"'{dim.name}'")
+            else:
+                self.infer(arg.value, scope)
+        missing = [d.name for d in inputs if d.name not in bound]
+        if missing:
+            self.err(f"table {decl.name} needs {', '.join(missing)}", call.span)
+        result = self.type_of(decl.result)
+        if table is not None and any(c.action for _, c in table.iter_cells()):
+            return t.ANY
+        if any(d.kind == "threshold" for d in decl.dims):
+            return t.union(result, t.NONE)  # below the first line: no entry
+        return result
+
+
+def _without_none(typ: t.Type) -> t.Type:
+    """``int or none`` orders like ``int``; a none met at run time is reported there."""
+    rest = [o for o in t.options(typ) if o != t.NONE]
+    return t.union(*rest) if rest else typ
+
+
+def _enum_in(typ: t.Type | None) -> str | None:
+    if typ is None:
+        return None
+    enums = [o.name for o in t.options(typ) if isinstance(o, t.EnumT)]
+    return enums[0] if len(enums) == 1 else None
+
+
+def _arity(low: int, high: int | None) -> str:
+    if high is None:
+        return f"at least {low} argument(s)"
+    if low == high:
+        return f"{low} argument(s)"
+    return f"{low} to {high} arguments"
+
+
+def check(book: Rulebook) -> Checked:
+    """Check a loaded rulebook; errors are in ``.errors``, nothing is raised."""
+    return Checker(book).run()
+
+
+def load(arg: str) -> Checked:
+    """Load and check a rulebook; raise :class:`RulebookInvalid` if it has errors."""
+    checked = check(load_rulebook(arg))
+    if checked.errors:
+        raise RulebookInvalid(checked.errors)
+    return checked
+
+
+__all__ = ["Checked", "ProvisionalItem", "check", "dice_naturals", "load", "placeholders"]

@@ -1,0 +1,113 @@
+"""Dice: the faces each rulebook declares, and the one injectable source of randomness."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from attrs import define, field, frozen
+
+from rulekit.errors import InputError, error
+
+
+@frozen
+class Die:
+    """A declared die and the values one throw of it can read.
+
+    ``d10 = 0..9`` (Silent War: zero is zero), ``d10 = 1..10`` (Gato Leader: 0 reads 10),
+    ``d66 = tens_units(d6, d6)`` (11..66), ``d100 = percentile(d10, d10)`` (01..100).
+    """
+
+    name: str
+    faces: tuple[int, ...]
+    kind: str = "faces"
+
+    @property
+    def low(self) -> int:
+        return self.faces[0]
+
+    @property
+    def high(self) -> int:
+        return self.faces[-1]
+
+    def describe(self) -> str:
+        if self.kind == "faces":
+            return f"{self.name} ({self.low}..{self.high})"
+        if self.kind == "percentile":
+            return f"{self.name} (01..100)"
+        return f"{self.name} ({', '.join(str(f) for f in self.faces[:3])}, ..., {self.high})"
+
+
+def faces_of(kind: str, low: int, high: int, parts: Sequence[Die]) -> tuple[int, ...]:
+    if kind == "faces":
+        return tuple(range(low, high + 1))
+    if kind == "tens_units":
+        tens, units = parts
+        return tuple(sorted(10 * t + u for t in tens.faces for u in units.faces))
+    if kind == "percentile":
+        # Each die is read as a digit 0-9 (a 10 face reads 0); "00" reads 100.
+        return tuple(range(1, 101))
+    raise ValueError(kind)
+
+
+class DiceSource(Protocol):
+    """Where every die result comes from: seeded, forced, or enumerated."""
+
+    def throw(self, die: Die, where: str) -> int:
+        """One throw of ``die``; ``where`` says which roll asks (for error messages)."""
+        ...
+
+
+@define
+class SeededDice:
+    """Pseudo-random dice from a seed: the same seed gives the same throws."""
+
+    seed: int | None = None
+    rng: random.Random = field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def throw(self, die: Die, where: str) -> int:
+        return die.faces[self.rng.randrange(len(die.faces))]
+
+
+@define
+class ForcedDice:
+    """Dice results given in advance (``--dice``), in the order the procedure throws them.
+
+    When they run out, ``then`` (e.g. a seeded source) takes over, or it is an error.
+    """
+
+    values: list[int]
+    then: DiceSource | None = None
+    used: int = 0
+
+    def throw(self, die: Die, where: str) -> int:
+        if self.used >= len(self.values):
+            if self.then is not None:
+                return self.then.throw(die, where)
+            raise InputError(
+                [
+                    error(
+                        f"--dice gave {len(self.values)} value(s) but the procedure throws "
+                        f"another {die.name} at {where}",
+                        where="--dice",
+                        hint="add a value, or give --seed to roll the rest",
+                    )
+                ]
+            )
+        value = self.values[self.used]
+        self.used += 1
+        if value not in die.faces:
+            raise InputError(
+                [
+                    error(
+                        f"--dice value {value} (number {self.used}) is not a face of "
+                        f"{die.describe()}, thrown at {where}",
+                        where="--dice",
+                    )
+                ]
+            )
+        return value

@@ -1,0 +1,163 @@
+"""The one error hierarchy of rulekit, and how errors are shown.
+
+Every problem with user input (a rulebook, a given file, a command-line value) becomes a
+:class:`Diagnostic`: where it is (``file:line:col`` or the flag), what is wrong, what was
+expected, and a suggestion where one exists. Nothing here knows about lark.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from pathlib import Path
+
+from attrs import define, field, frozen
+
+from rulekit.nodes import NO_SPAN, RuleRef, Span
+
+
+@frozen
+class Diagnostic:
+    """One error or warning, with where it is and how to fix it."""
+
+    message: str
+    span: Span | None = None
+    severity: str = "error"
+    hint: str | None = None
+    where: str | None = None  # a flag or "file: key" when there is no source span
+    rule: RuleRef | None = None
+    context: str | None = None  # e.g. "in procedure attack [14.16]"
+
+    @property
+    def location(self) -> str:
+        if self.span is not None and self.span != NO_SPAN:
+            return str(self.span)
+        return self.where or "rulekit"
+
+    def to_json(self) -> dict[str, object]:
+        span = self.span if self.span is not None and self.span != NO_SPAN else None
+        out: dict[str, object] = {
+            "file": span.file if span else self.where,
+            "line": span.line if span else None,
+            "column": span.column if span else None,
+            "message": self.message,
+        }
+        if self.hint:
+            out["hint"] = self.hint
+        if self.rule:
+            out["rule"] = self.rule.text
+        return out
+
+
+@define
+class Sources:
+    """The text of every file read, so diagnostics can quote the offending line."""
+
+    texts: dict[str, str] = field(factory=dict)
+
+    def add(self, path: str, text: str) -> None:
+        self.texts[path] = text
+
+    def line(self, path: str, number: int) -> str | None:
+        text = self.texts.get(path)
+        if text is None:
+            try:
+                text = Path(path).read_text(encoding="utf-8")
+            except OSError:
+                return None
+        lines = text.splitlines()
+        if 1 <= number <= len(lines):
+            return lines[number - 1]
+        return None
+
+
+def format_diagnostic(diag: Diagnostic, sources: Sources | None = None) -> str:
+    """``path:line:col: error: message``, the source line, a caret, then hints."""
+    out = [f"{diag.location}: {diag.severity}: {diag.message}"]
+    span = diag.span
+    if span is not None and span != NO_SPAN and span.line > 0:
+        text = (sources or Sources()).line(span.file, span.line)
+        if text is not None:
+            width = 1
+            if span.end_line == span.line and span.end_column > span.column:
+                width = span.end_column - span.column
+            out.append(f"    {text}")
+            out.append("    " + " " * (span.column - 1) + "^" + "~" * (width - 1))
+    if diag.context:
+        out.append(f"  {diag.context}")
+    if diag.hint:
+        out.append(f"  hint: {diag.hint}")
+    return "\n".join(out)
+
+
+def suggest(name: str, candidates: Iterable[str]) -> str | None:
+    """The closest known name to ``name``, for a "did you mean" hint."""
+    pool = sorted(set(candidates))
+    lowered = {c.lower(): c for c in pool}
+    if name.lower() in lowered and lowered[name.lower()] != name:
+        return lowered[name.lower()]
+    close = difflib.get_close_matches(name, pool, n=1, cutoff=0.6)
+    if not close:
+        close_l = difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.6)
+        close = [lowered[c] for c in close_l]
+    return close[0] if close else None
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    best = suggest(name, candidates)
+    return f"did you mean '{best}'?" if best else None
+
+
+class RulekitError(Exception):
+    """Base of every error rulekit reports to a user (exit code 1)."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        self.diagnostics = diagnostics
+        super().__init__("\n".join(d.message for d in diagnostics))
+
+    def render(self, sources: Sources | None = None) -> str:
+        return "\n".join(format_diagnostic(d, sources) for d in self.diagnostics)
+
+
+class SyntaxProblem(RulekitError):
+    """A rulebook file does not parse."""
+
+
+class RulebookInvalid(RulekitError):
+    """A rulebook parses but the checker found errors (names, types, tables, includes)."""
+
+
+class InputError(RulekitError):
+    """A command-line value, ``--given`` file or scenario is wrong."""
+
+
+class RuleRuntimeError(RulekitError):
+    """A procedure failed while running: it points at the rulebook line and rule."""
+
+
+class RuleViolation(RuleRuntimeError):
+    """The situation given breaks a rule (a ``require`` failed)."""
+
+
+class StepBudgetExceeded(RuleRuntimeError):
+    """A procedure ran longer than the step budget allows."""
+
+
+def error(
+    message: str,
+    span: Span | None = None,
+    *,
+    hint: str | None = None,
+    where: str | None = None,
+    rule: RuleRef | None = None,
+    context: str | None = None,
+) -> Diagnostic:
+    return Diagnostic(message, span, "error", hint, where, rule, context)
+
+
+def warning(message: str, span: Span | None = None, *, hint: str | None = None) -> Diagnostic:
+    return Diagnostic(message, span, "warning", hint)
+
+
+def input_error(message: str, where: str, hint: str | None = None) -> InputError:
+    return InputError([error(message, where=where, hint=hint)])

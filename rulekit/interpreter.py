@@ -1,0 +1,834 @@
+"""The interpreter: runs procedures, looks up tables and rolls dice, writing a trace.
+
+All randomness comes from one injected dice source and all choices from one decision
+policy, so the same rulebook, dice and decisions always give the same trace.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Any
+
+from attrs import define
+from attrs import evolve as attrs_evolve
+
+from rulekit import nodes as n
+from rulekit.builtins import BUILTINS, BuiltinError, call_builtin
+from rulekit.checker import Checked, placeholders
+from rulekit.dice import DiceSource, SeededDice
+from rulekit.errors import (
+    RuleRuntimeError,
+    RuleViolation,
+    StepBudgetExceeded,
+    error,
+)
+from rulekit.policy import DecisionRequest, DefaultPolicy, Policy
+from rulekit.runtime import GameState, clamp_track, default_for
+from rulekit.tables import CompiledTable, LookupMiss
+from rulekit.trace import (
+    CallEvent,
+    CheckEvent,
+    DecisionEvent,
+    LookupEvent,
+    NoteEvent,
+    ReturnEvent,
+    RollEvent,
+    SetEvent,
+    Term,
+    TotalEvent,
+    Trace,
+    ValueEvent,
+)
+from rulekit.values import (
+    Entity,
+    EnumValue,
+    Followed,
+    MarkerValue,
+    RangeValue,
+    RecordValue,
+    RollValue,
+    normalize,
+    show,
+    to_json,
+    unwrap,
+)
+
+DEFAULT_STEP_BUDGET = 200_000
+
+_ARITH: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+}
+
+
+class _Return(Exception):
+    def __init__(self, value: Any) -> None:
+        super().__init__()
+        self.value = value
+
+
+@define
+class Frame:
+    """The locals of one running procedure, modifier list or table action."""
+
+    name: str
+    rule: n.RuleRef | None
+    locals: dict[str, Any]
+
+
+class Interpreter:
+    """Runs one rulebook's procedures against a game state."""
+
+    def __init__(
+        self,
+        checked: Checked,
+        dice: DiceSource | None = None,
+        policy: Policy | None = None,
+        state: GameState | None = None,
+        max_steps: int = DEFAULT_STEP_BUDGET,
+    ) -> None:
+        self.c = checked
+        self.book = checked.book
+        self.dice = dice if dice is not None else SeededDice(None)
+        self.policy = policy if policy is not None else DefaultPolicy()
+        self.trace = Trace()
+        self.max_steps = max_steps
+        self.steps = 0
+        self.frames: list[Frame] = [Frame("rulebook", None, {})]
+        self.depth = 0
+        self.ref: n.RuleRef | None = None
+        self.consts: dict[str, Any] = {}
+        self.state = state if state is not None else self.initial_state()
+
+    # ---- state ---------------------------------------------------------------------------
+
+    def initial_state(self) -> GameState:
+        """Every track at its start and every state variable at its initial value."""
+        self.state = GameState()
+        for track in self.book.tracks.values():
+            start = self.eval(track.initial) if track.initial is not None else 0
+            self.state.values[track.name] = clamp_track(start, track.low, track.high)
+        for decl in self.book.states.values():
+            if decl.initial is not None:
+                self.state.values[decl.name] = self.eval(decl.initial)
+            else:
+                self.state.values[decl.name] = default_for(self.c.globals[decl.name])
+        return self.state
+
+    # ---- public entry points -------------------------------------------------------------
+
+    def call(self, name: str, args: dict[str, Any]) -> Any:
+        """Run a procedure, modifier list or table by name with already-read arguments."""
+        call = n.Call(name, tuple(n.Arg(_Given(v), k) for k, v in args.items()))  # type: ignore[arg-type]
+        return self.eval(call)
+
+    def lookup(self, name: str, keys: dict[str, Any], roll: Any = None) -> Any:
+        """Look up one cell; with ``roll`` None a table with its own roll throws it."""
+        table = self.c.tables[name]
+        values = []
+        for dim in table.dims:
+            if dim.kind == "roll":
+                if roll is None:
+                    assert dim.decl.dice is not None
+                    roll = self.roll(dim.decl.dice, dim.decl.mods, table.decl.span)
+                values.append(roll)
+            else:
+                values.append(keys[dim.name])
+        return self._lookup(table, values, table.decl.span)
+
+    def run_sequence(self) -> None:
+        """One game turn: every segment and phase of the sequence of play, in order."""
+        seq = self.book.sequence
+        if seq is None:
+            raise RuleRuntimeError([error("this rulebook has no sequence of play", None)])
+        with self._frame(Frame(seq.name, seq.ref, {})):
+            self._seq_items(seq.items)
+
+    def _seq_items(self, items: tuple[n.SeqItem, ...]) -> None:
+        for item in items:
+            self._step(item.span)
+            if isinstance(item, n.SeqSegment):
+                self.trace.add(
+                    NoteEvent(self.depth, f"segment {item.title or item.name}", _r(item.ref))
+                )
+                self._seq_items(item.items)
+            elif isinstance(item, n.SeqPhase):
+                self.ref = item.ref
+                self.eval(item.call)
+            else:
+                for value in self._iterate(self.eval(item.iterable), item.iterable.span):
+                    self.frame.locals[item.var] = value
+                    self._seq_items(item.items)
+
+    # ---- errors and bookkeeping ----------------------------------------------------------
+
+    @property
+    def frame(self) -> Frame:
+        return self.frames[-1]
+
+    def fail(self, message: str, span: n.Span | None, hint: str | None = None) -> RuleRuntimeError:
+        frame = self.frame
+        context = f"in {frame.name}" + (f" [{frame.rule.text}]" if frame.rule else "")
+        rule = self.ref or frame.rule
+        return RuleRuntimeError(
+            [
+                error(
+                    message,
+                    span,
+                    hint=hint,
+                    rule=rule,
+                    context=context
+                    + (f", rule [{rule.text}]" if rule and rule is not frame.rule else ""),
+                )
+            ]
+        )
+
+    def _step(self, span: n.Span) -> None:
+        self.steps += 1
+        if self.steps > self.max_steps:
+            frame = self.frame
+            raise StepBudgetExceeded(
+                [
+                    error(
+                        f"stopped after {self.max_steps} steps: the procedure does not finish",
+                        span,
+                        rule=frame.rule,
+                        context=f"in {frame.name}"
+                        + (f" [{frame.rule.text}]" if frame.rule else ""),
+                        hint="look for a loop that never ends, "
+                        "or raise the step budget (--max-steps)",
+                    )
+                ]
+            )
+
+    @contextmanager
+    def _frame(self, frame: Frame) -> Iterator[Frame]:
+        self.frames.append(frame)
+        saved_ref = self.ref
+        self.depth += 1
+        try:
+            yield frame
+        finally:
+            self.depth -= 1
+            self.frames.pop()
+            self.ref = saved_ref
+
+    def _text(self, span: n.Span) -> str:
+        """The expression as written in the rulebook (for modifier labels)."""
+        line = self.book.sources.line(span.file, span.line)
+        if line is None or span.end_line != span.line:
+            return "modifier"
+        return line[span.column - 1 : span.end_column - 1].strip()
+
+    def _where(self, span: n.Span) -> str:
+        rule = self.ref or self.frame.rule
+        return f"{span}" + (f" [{rule.text}]" if rule else "")
+
+    # ---- statements ----------------------------------------------------------------------
+
+    def _block(self, body: tuple[n.Stmt, ...], inherited: n.RuleRef | None = None) -> None:
+        for stmt in body:
+            self._exec(stmt, inherited)
+
+    def _check(self, cond: n.Expr, ref: n.RuleRef | None) -> bool:
+        """Evaluate a condition; one that cites a rule is shown in the trace."""
+        result = self._truth(self.eval(cond))
+        if ref is not None:
+            self.trace.add(CheckEvent(self.depth, self._text(cond.span), result, ref.text))
+        return result
+
+    def _exec(self, stmt: n.Stmt, inherited: n.RuleRef | None = None) -> None:
+        """Run one statement; one without a rule reference cites its enclosing branch's."""
+        self._step(stmt.span)
+        base = inherited or self.frame.rule
+        ref = getattr(stmt, "ref", None)
+        self.ref = ref or base
+        if isinstance(stmt, n.Let):
+            value = self.eval(stmt.value)
+            self.frame.locals[stmt.name] = value
+            if ref is not None and not self._traced_itself(stmt.value):
+                self.trace.add(ValueEvent(self.depth, stmt.name, to_json(value), ref.text))
+        elif isinstance(stmt, n.Assign):
+            self._assign(stmt)
+        elif isinstance(stmt, n.Return):
+            raise _Return(self.eval(stmt.value) if stmt.value is not None else None)
+        elif isinstance(stmt, n.ExprStmt):
+            self.eval(stmt.call)
+        elif isinstance(stmt, n.If):
+            for branch in stmt.branches:
+                self.ref = branch.ref or base
+                if self._check(branch.cond, branch.ref):
+                    self._block(branch.body, branch.ref or inherited)
+                    return
+            self._block(stmt.otherwise, inherited)
+        elif isinstance(stmt, n.ForEach):
+            self.ref = stmt.ref or base
+            for value in self._iterate(self.eval(stmt.iterable), stmt.iterable.span):
+                self.frame.locals[stmt.var] = value
+                self._block(stmt.body, stmt.ref or inherited)
+        elif isinstance(stmt, n.Choose):
+            self._choose(stmt)
+        elif isinstance(stmt, n.Require):
+            if not self._truth(self.eval(stmt.cond)):
+                rule = stmt.ref or self.frame.rule
+                raise RuleViolation(
+                    [
+                        error(
+                            stmt.message + (f" (rule [{rule.text}])" if rule else ""),
+                            stmt.span,
+                            rule=rule,
+                            context=f"in {self.frame.name}",
+                        )
+                    ]
+                )
+        elif isinstance(stmt, n.NoteStmt):
+            text = stmt.text
+            for dotted in placeholders(text):
+                head, *attrs = dotted.split(".")
+                value = self._name_value(head, stmt.span)
+                for attr in attrs:
+                    value = self._attr(value, attr, stmt.span)
+                text = text.replace("{" + dotted + "}", show(value))
+            self.trace.add(NoteEvent(self.depth, text, _r(stmt.ref or self.frame.rule)))
+
+    def _traced_itself(self, expr: n.Expr) -> bool:
+        """Rolls, look-ups, totals and procedure calls already show their value."""
+        return isinstance(expr, n.Roll) or (isinstance(expr, n.Call) and expr.func not in BUILTINS)
+
+    def _iterate(self, value: Any, span: n.Span) -> tuple[Any, ...]:
+        value = unwrap(value)
+        if not isinstance(value, tuple):
+            raise self.fail(f"expected a list, got {show(value)}", span)
+        return value
+
+    def _choose(self, stmt: n.Choose) -> None:
+        options = self._iterate(self.eval(stmt.options), stmt.options.span)
+        default = self.eval(stmt.default) if stmt.default is not None else None
+        request = DecisionRequest(
+            stmt.name, options, default, _r(self.ref), stmt.title, self._where(stmt.span)
+        )
+        choice, by = self.policy.decide(request)
+        if not any(self._eq(choice, o) for o in options):
+            raise self.fail(f"the policy chose {show(choice)}, which is not an option", stmt.span)
+        self.trace.add(
+            DecisionEvent(
+                self.depth,
+                stmt.name,
+                [to_json(o) for o in options],
+                to_json(choice),
+                by,
+                _r(self.ref),
+            )
+        )
+        self.frame.locals[stmt.name] = choice
+
+    def _assign(self, stmt: n.Assign) -> None:
+        value = self.eval(stmt.value)
+        head = stmt.target[0]
+        locals_ = self.frame.locals
+        if len(stmt.target) == 1:
+            if head in locals_:
+                locals_[head] = self._combine(stmt.op, locals_[head], value, stmt.span)
+                return
+            if head in self.state.values:
+                old = self.state.values[head]
+                new = self._combine(stmt.op, old, value, stmt.span)
+                track = self.book.tracks.get(head)
+                if track is not None:
+                    new = clamp_track(unwrap(new), track.low, track.high)
+                self.state.values[head] = new
+                if not self._same(old, new):
+                    self.trace.add(
+                        SetEvent(self.depth, head, to_json(old), to_json(new), _r(self.ref))
+                    )
+                return
+            locals_[head] = value
+            return
+        obj = self._name_value(head, stmt.span)
+        for attr in stmt.target[1:-1]:
+            obj = self._attr(obj, attr, stmt.span)
+        attr = stmt.target[-1]
+        if not isinstance(obj, Entity):
+            raise self.fail(
+                f"cannot change '{'.'.join(stmt.target)}': {show(obj)} is not a game piece",
+                stmt.span,
+            )
+        if attr not in obj.attrs:
+            raise self.fail(f"a {obj.kind} has no '{attr}'", stmt.span)
+        old = obj.attrs[attr]
+        new = self._combine(stmt.op, old, value, stmt.span)
+        obj.attrs[attr] = new
+        if not self._same(old, new):
+            self.trace.add(
+                SetEvent(self.depth, f"{obj}.{attr}", to_json(old), to_json(new), _r(self.ref))
+            )
+
+    def _same(self, old: Any, new: Any) -> bool:
+        return type(old) is type(new) and self._eq(old, new)
+
+    def _combine(self, op: str, old: Any, value: Any, span: n.Span) -> Any:
+        if op == "=":
+            return unwrap(value) if isinstance(value, RollValue) else value
+        return self._arith(op[0], old, value, span)
+
+    # ---- expressions ---------------------------------------------------------------------
+
+    def eval(self, expr: n.Expr) -> Any:
+        if isinstance(expr, _Given):
+            return expr.value
+        if isinstance(expr, n.Num):
+            return expr.value
+        if isinstance(expr, n.Str):
+            member = self.c.members.get(id(expr))
+            return member if member is not None else expr.value
+        if isinstance(expr, n.Bool):
+            return expr.value
+        if isinstance(expr, n.NoneLit):
+            return None
+        if isinstance(expr, n.Name):
+            return self._name_value(expr.id, expr.span, expr)
+        if isinstance(expr, n.Attr):
+            return self._attr(self.eval(expr.obj), expr.name, expr.span)
+        if isinstance(expr, n.ListLit):
+            return tuple(self.eval(i) for i in expr.items)
+        if isinstance(expr, n.BinOp):
+            left, right = self.eval(expr.left), self.eval(expr.right)
+            if (
+                expr.op == "+"
+                and isinstance(unwrap(left), tuple)
+                and isinstance(unwrap(right), tuple)
+            ):
+                return unwrap(left) + unwrap(right)
+            return self._arith(expr.op, left, right, expr.span)
+        if isinstance(expr, n.UnaryOp):
+            return self._arith("-", 0, self.eval(expr.operand), expr.span)
+        if isinstance(expr, n.Compare):
+            return self._compare(expr)
+        if isinstance(expr, n.BoolOp):
+            left = self._truth(self.eval(expr.left))
+            if expr.op == "and":
+                return left and self._truth(self.eval(expr.right))
+            return left or self._truth(self.eval(expr.right))
+        if isinstance(expr, n.Not):
+            return not self._truth(self.eval(expr.operand))
+        if isinstance(expr, n.IfExpr):
+            branch = expr.then if self._truth(self.eval(expr.cond)) else expr.otherwise
+            return self.eval(branch)
+        if isinstance(expr, n.Roll):
+            return self.roll(expr.dice, expr.mods, expr.span)
+        if isinstance(expr, n.Aggregate):
+            return self._aggregate(expr)
+        if isinstance(expr, n.Call):
+            return self._call(expr)
+        raise AssertionError(expr)
+
+    def _name_value(self, name: str, span: n.Span, node: n.Name | None = None) -> Any:
+        for frame in (self.frame,):
+            if name in frame.locals:
+                return frame.locals[name]
+        if name in self.state.values:
+            return self.state.values[name]
+        if name in self.book.consts:
+            return self._const(name)
+        if node is not None and id(node) in self.c.members:
+            return self.c.members[id(node)]
+        if name in self.book.markers:
+            marker = self.book.markers[name]
+            return MarkerValue(marker.name, marker.symbol)
+        if name in self.book.enums:
+            return tuple(
+                self.c.vocab.member_of(name, i) for i in range(len(self.book.enums[name].members))
+            )
+        raise self.fail(f"'{name}' has no value here", span)
+
+    def _const(self, name: str) -> Any:
+        decl = self.book.consts[name]
+        if name not in self.consts:
+            self.consts[name] = self.eval(decl.value)
+        if decl.provenance is not None:
+            self.trace.used_provisional(
+                f"const {name}" + (f" [{decl.ref.text}]" if decl.ref else "")
+            )
+        return self.consts[name]
+
+    def _attr(self, obj: Any, name: str, span: n.Span) -> Any:
+        if isinstance(obj, Followed):
+            if name == "then":
+                return obj.then
+            obj = obj.value
+        if isinstance(obj, RollValue):
+            if name == "natural":
+                return obj.natural
+            if name == "total":
+                return obj.total
+            if name == "dice":
+                return obj.dice
+        if isinstance(obj, Entity):
+            if name in obj.attrs:
+                value = obj.attrs[name]
+                kind = self.book.kinds.get(obj.kind)
+                fdecl = next((f for f in kind.fields if f.name == name), None) if kind else None
+                if fdecl is not None and fdecl.provenance is not None:
+                    self.trace.used_provisional(f"{obj.kind}.{name} of {obj}")
+                return value
+            raise self.fail(f"{obj} has no '{name}'", span)
+        if isinstance(obj, RecordValue):
+            try:
+                return obj.get(name)
+            except KeyError:
+                raise self.fail(f"a {obj.type} has no '{name}'", span) from None
+        if obj is None:
+            raise self.fail(f"cannot read '{name}' of none", span)
+        raise self.fail(f"{show(obj)} has no '{name}'", span)
+
+    def _truth(self, value: Any) -> bool:
+        return bool(unwrap(value))
+
+    def _arith(self, op: str, left: Any, right: Any, span: n.Span) -> Any:
+        a, b = unwrap(left), unwrap(right)
+        for v in (a, b):
+            if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
+                raise self.fail(f"'{op}' needs numbers, got {show(v)}", span)
+        if op == "/":
+            if b == 0:
+                raise self.fail("division by zero", span)
+            return normalize(Fraction(a) / Fraction(b))
+        return normalize(_ARITH[op](a, b))
+
+    def _eq(self, left: Any, right: Any) -> bool:
+        a, b = unwrap(left), unwrap(right)
+        if isinstance(a, str) and not isinstance(b, str):
+            a, b = b, a
+        if isinstance(a, EnumValue) and isinstance(b, str):
+            return self.c.vocab.enum_value(a.enum, b) == a
+        if isinstance(a, MarkerValue) and isinstance(b, str):
+            return b in (a.name, a.symbol)
+        if isinstance(a, bool) != isinstance(b, bool):
+            return False
+        return bool(a == b)
+
+    def _compare(self, expr: n.Compare) -> bool:
+        left, right = self.eval(expr.left), self.eval(expr.right)
+        if expr.op in ("in", "not in"):
+            container = unwrap(right)
+            if isinstance(container, RangeValue):
+                found = unwrap(left) in container
+            elif isinstance(container, tuple):
+                found = any(self._eq(left, item) for item in container)
+            else:
+                raise self.fail(f"'{expr.op}' needs a list, got {show(container)}", expr.right.span)
+            return found if expr.op == "in" else not found
+        if expr.op == "=":
+            return self._eq(left, right)
+        if expr.op == "!=":
+            return not self._eq(left, right)
+        a, b = unwrap(left), unwrap(right)
+        if isinstance(a, EnumValue) and isinstance(b, EnumValue) and a.enum == b.enum:
+            a, b = a.index, b.index
+        ok = all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v in (a, b))
+        if not ok:
+            raise self.fail(f"cannot compare {show(a)} and {show(b)}", expr.span)
+        return bool(
+            {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[expr.op](
+                a, b
+            )
+        )
+
+    def _aggregate(self, expr: n.Aggregate) -> Any:
+        items = self._iterate(self.eval(expr.iterable), expr.iterable.span)
+        values = []
+        frame = self.frame
+        saved = frame.locals.get(expr.var, _MISSING)
+        try:
+            for item in items:
+                frame.locals[expr.var] = item
+                if expr.cond is not None and not self._truth(self.eval(expr.cond)):
+                    continue
+                values.append(self.eval(expr.expr))
+        finally:
+            if saved is _MISSING:
+                frame.locals.pop(expr.var, None)
+            else:
+                frame.locals[expr.var] = saved
+        if expr.func == "count":
+            return sum(1 for v in values if self._truth(v))
+        if expr.func == "any":
+            return any(self._truth(v) for v in values)
+        if expr.func == "all":
+            return all(self._truth(v) for v in values)
+        numbers = [unwrap(v) for v in values]
+        if expr.func == "sum":
+            return normalize(sum(numbers, 0))
+        if not numbers:
+            return None
+        return max(numbers) if expr.func == "max" else min(numbers)
+
+    # ---- dice ----------------------------------------------------------------------------
+
+    def roll(self, spec: n.DiceSpec, mods: tuple[n.RollMod, ...], span: n.Span) -> RollValue:
+        die = self.c.dice[spec.die]
+        count = spec.count if isinstance(spec.count, int) else unwrap(self.eval(spec.count))
+        if not isinstance(count, int) or count < 1:
+            raise self.fail(f"cannot roll {show(count)} dice", spec.span)
+        where = self._where(span)
+        faces = tuple(self.dice.throw(die, where) for _ in range(count))
+        if spec.keep == "highest":
+            natural = max(faces)
+        elif spec.keep == "lowest":
+            natural = min(faces)
+        else:
+            natural = sum(faces)
+        terms: list[Term] = []
+        for mod in mods:
+            terms.extend(self._roll_terms(mod))
+        total = normalize(natural + sum((t.value for t in terms), 0))
+        shown = (
+            str(attrs_evolve(spec, count=count)) if not isinstance(spec.count, int) else str(spec)
+        )
+        self.trace.add(
+            RollEvent(
+                self.depth, shown, list(faces), natural, terms, total, _r(self.ref), str(span)
+            )
+        )
+        return RollValue(total, natural, faces)
+
+    def _roll_terms(self, mod: n.RollMod) -> list[Term]:
+        value = mod.value
+        if isinstance(value, n.Call) and value.func in self.book.modifiers:
+            terms, _, _ = self._modifier_terms(value)
+            return [Term(mod.sign * t.value, t.label, t.rule, t.provisional) for t in terms]
+        amount = unwrap(self.eval(value))
+        if isinstance(amount, bool) or not isinstance(amount, (int, Fraction)):
+            raise self.fail(f"a roll modifier must be a number, got {show(amount)}", value.span)
+        if amount == 0:
+            return []
+        label = "" if isinstance(value, n.Num) else self._text(value.span)
+        return [Term(normalize(mod.sign * amount), label, None)]
+
+    # ---- calls ---------------------------------------------------------------------------
+
+    def _call(self, call: n.Call) -> Any:
+        self._step(call.span)
+        name = call.func
+        if name in self.c.tables:
+            return self._table_call(call)
+        if name in self.book.modifiers:
+            terms, total, clamped = self._modifier_terms(call)
+            decl = self.book.modifiers[name]
+            self.trace.add(
+                TotalEvent(self.depth, name, _r(decl.ref), terms, to_json(total), clamped)
+            )
+            return total
+        if name in self.book.procedures:
+            return self._procedure(call)
+        if name in BUILTINS:
+            args = [self.eval(a.value) for a in call.args]
+            try:
+                return call_builtin(name, args, self.c.rounding)
+            except BuiltinError as exc:
+                raise self.fail(f"{name}(): {exc}", call.span) from None
+        raise self.fail(f"unknown procedure, table or function '{name}'", call.span)
+
+    def _bind(self, call: n.Call, params: tuple[n.Param, ...]) -> dict[str, Any]:
+        bound: dict[str, Any] = {}
+        for i, arg in enumerate(call.args):
+            key = arg.name if arg.name is not None else params[i].name
+            bound[key] = self.eval(arg.value)
+        for p in params:
+            if p.name not in bound:
+                if p.default is None:
+                    raise self.fail(f"{call.func} needs '{p.name}'", call.span)
+                bound[p.name] = _Deferred(p.default)
+        return {p.name: self._read_param(p, bound[p.name], call.span) for p in params}
+
+    def _read_param(self, param: n.Param, value: Any, span: n.Span) -> Any:
+        if isinstance(value, _Deferred):
+            return self.eval(value.expr)
+        if isinstance(value, str) and param.type is not None:
+            typ = self.c.vocab.type_of(param.type)
+            enum = next((o.name for o in _options(typ) if o.__class__.__name__ == "EnumT"), None)
+            if enum is not None:
+                member = self.c.vocab.enum_value(enum, value)
+                if member is None:
+                    raise self.fail(f"'{value}' is not a {enum}", span)
+                return member
+        return value
+
+    def _procedure(self, call: n.Call) -> Any:
+        decl = self.book.procedures[call.func]
+        args = self._bind(call, decl.params)
+        self.trace.add(
+            CallEvent(
+                self.depth,
+                decl.name,
+                _r(decl.ref),
+                decl.title,
+                {k: to_json(v) for k, v in args.items()},
+            )
+        )
+        result = None
+        with self._frame(Frame(f"procedure {decl.name}", decl.ref, dict(args))):
+            try:
+                self._block(decl.body)
+            except _Return as ret:
+                result = ret.value
+        self.trace.add(ReturnEvent(self.depth, decl.name, to_json(result)))
+        return result
+
+    def _modifier_terms(self, call: n.Call) -> tuple[list[Term], Any, bool]:
+        decl = self.book.modifiers[call.func]
+        args = self._bind(call, decl.params)
+        terms: list[Term] = []
+        with self._frame(Frame(f"modifiers {decl.name}", decl.ref, dict(args))):
+            for line in decl.lines:
+                self.ref = line.ref or decl.ref
+                if line.cond is not None and not self._truth(self.eval(line.cond)):
+                    continue
+                amount = unwrap(self.eval(line.value))
+                if line.per is not None:
+                    amount = self._arith("*", amount, self.eval(line.per), line.span)
+                if isinstance(amount, bool) or not isinstance(amount, (int, Fraction)):
+                    raise self.fail(
+                        f"a modifier must be a number, got {show(amount)}", line.value.span
+                    )
+                if amount == 0:
+                    continue
+                terms.append(Term(normalize(line.sign * amount), self._label(line), _r(line.ref)))
+        total = normalize(sum((t.value for t in terms), 0))
+        clamped = False
+        if decl.clamp is not None:
+            low, high = decl.clamp
+            bounded = total
+            if low is not None and bounded < low:
+                bounded = low
+            if high is not None and bounded > high:
+                bounded = high
+            clamped = bounded != total
+            total = bounded
+        return terms, total, clamped
+
+    def _label(self, line: n.ModLine) -> str:
+        if line.label:
+            return line.label
+        text = self._text(line.value.span)
+        if line.per is not None:
+            text += f" per {self._text(line.per.span)}"
+        if line.cond is not None:
+            text += f" if {self._text(line.cond.span)}"
+        return text
+
+    def _table_call(self, call: n.Call) -> Any:
+        table = self.c.tables[call.func]
+        inputs = [d for d in table.dims if d.kind != "roll"]
+        given: dict[str, Any] = {}
+        roll: Any = None
+        position = 0
+        for arg in call.args:
+            if arg.name == "roll":
+                roll = self.eval(arg.value)
+            elif arg.name is not None:
+                given[arg.name] = self.eval(arg.value)
+            else:
+                given[inputs[position].name] = self.eval(arg.value)
+                position += 1
+        values = []
+        for dim in table.dims:
+            if dim.kind == "roll":
+                if roll is None:
+                    assert dim.decl.dice is not None
+                    roll = self.roll(dim.decl.dice, dim.decl.mods, call.span)
+                values.append(roll)
+            else:
+                values.append(given[dim.name])
+        return self._lookup(table, values, call.span)
+
+    def _lookup(self, table: CompiledTable, values: list[Any], span: n.Span) -> Any:
+        resolved = []
+        for dim, value in zip(table.dims, values, strict=True):
+            if isinstance(unwrap(value), str) and dim.type.__class__.__name__ == "EnumT":
+                member = self.c.vocab.enum_value(dim.type.name, unwrap(value))  # type: ignore[union-attr]
+                value = member if member is not None else value
+            resolved.append(value)
+        try:
+            cell, path = table.lookup(resolved)
+        except LookupMiss as miss:
+            if miss.dim.kind == "threshold":
+                # "the highest entry the value equals or exceeds": below the first, no entry.
+                keys = {
+                    d.name: to_json(unwrap(v)) for d, v in zip(table.dims, resolved, strict=True)
+                }
+                self.trace.add(
+                    LookupEvent(
+                        self.depth,
+                        table.name,
+                        table.rule,
+                        keys,
+                        [f"below {miss.keys[0] if miss.keys else 'every line'}"],
+                        None,
+                        False,
+                        str(span),
+                    )
+                )
+                return None
+            raise self.fail(
+                f"table {table.name} has no row for {miss.dim.name} = {show(unwrap(miss.value))}",
+                span,
+                hint=f"its {miss.dim.name} rows are: {', '.join(miss.keys)}" if miss.keys else None,
+            ) from None
+        keys = {d.name: to_json(unwrap(v)) for d, v in zip(table.dims, resolved, strict=True)}
+        row = [k.printed for k in path]
+        if cell.provisional:
+            self.trace.used_provisional(
+                f"table {table.name} ({' / '.join(row)})"
+                + (f" [{table.rule}]" if table.rule else "")
+            )
+        self.trace.add(
+            LookupEvent(
+                self.depth,
+                table.name,
+                table.rule,
+                keys,
+                row,
+                cell.printed,
+                cell.provisional,
+                str(span),
+            )
+        )
+        if cell.action is None:
+            return cell.value
+        action_locals = {
+            d.name: v for d, v in zip(table.dims, resolved, strict=True) if d.kind != "roll"
+        }
+        with self._frame(Frame(f"table {table.name}", table.decl.ref, action_locals)):
+            then = self.eval(cell.action)
+        return then if cell.value is None else Followed(cell.value, then)
+
+
+class _Given:
+    """A value already read (from the command line or a file), passed as an argument."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self.span = n.NO_SPAN
+
+
+class _Deferred:
+    """A parameter default, evaluated when the call is made."""
+
+    def __init__(self, expr: n.Expr) -> None:
+        self.expr = expr
+
+
+_MISSING = object()
+
+
+def _r(ref: n.RuleRef | None) -> str | None:
+    return ref.text if ref else None
+
+
+def _options(typ: Any) -> tuple[Any, ...]:
+    return typ.options if hasattr(typ, "options") else (typ,)

@@ -1,0 +1,230 @@
+"""Loading a rulebook: its directory, entry file and includes, into one namespace."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TypeVar
+
+from attrs import define, field
+
+from rulekit import nodes as n
+from rulekit.errors import Diagnostic, InputError, RulebookInvalid, Sources, error, suggest
+from rulekit.parser import parse
+
+ENTRY = "rulebook.rk"
+
+D = TypeVar("D")
+
+
+@define
+class Rulebook:
+    """Every declaration of a rulebook, by kind and name, with the files it came from."""
+
+    root: Path
+    entry: Path
+    sources: Sources
+    name: str = ""
+    edition: str | None = None
+    dice: dict[str, n.DiceDecl] = field(factory=dict)
+    rounding: n.Rounding | None = None
+    enums: dict[str, n.EnumDecl] = field(factory=dict)
+    markers: dict[str, n.MarkerDecl] = field(factory=dict)
+    tracks: dict[str, n.TrackDecl] = field(factory=dict)
+    states: dict[str, n.StateDecl] = field(factory=dict)
+    consts: dict[str, n.ConstDecl] = field(factory=dict)
+    kinds: dict[str, n.KindDecl] = field(factory=dict)
+    records: dict[str, n.RecordDecl] = field(factory=dict)
+    tables: dict[str, n.TableDecl] = field(factory=dict)
+    modifiers: dict[str, n.ModifiersDecl] = field(factory=dict)
+    procedures: dict[str, n.ProcedureDecl] = field(factory=dict)
+    sequence: n.SequenceDecl | None = None
+    files: list[str] = field(factory=list)
+
+    def global_names(self) -> dict[str, object]:
+        """Every name declared at the top level, whatever its kind."""
+        out: dict[str, object] = {}
+        for table in (
+            self.enums,
+            self.markers,
+            self.tracks,
+            self.states,
+            self.consts,
+            self.kinds,
+            self.records,
+            self.tables,
+            self.modifiers,
+            self.procedures,
+        ):
+            out.update(table)
+        return out
+
+
+def shown_path(path: Path) -> str:
+    """How a file is named in messages: relative to the working directory when inside it."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
+
+
+def resolve_rulebook_path(arg: str) -> tuple[Path, Path]:
+    """``RULEBOOK`` on the command line -> (root directory, entry file)."""
+    if "@" in arg:
+        raise InputError(
+            [
+                error(
+                    f"'{arg}': rulebook variants (DIR@VARIANT) are not supported yet",
+                    where="RULEBOOK",
+                    hint="name the rulebook directory itself",
+                )
+            ]
+        )
+    path = Path(arg)
+    if path.is_dir():
+        entry = path / ENTRY
+        if not entry.is_file():
+            rk = sorted(p.name for p in path.glob("*.rk"))
+            listing = f"this directory has: {', '.join(rk)}" if rk else "create rulebook.rk in it"
+            raise InputError([error(f"'{arg}' has no {ENTRY}", where="RULEBOOK", hint=listing)])
+        return path.resolve(), entry.resolve()
+    if path.is_file():
+        return path.resolve().parent, path.resolve()
+    parent = path.parent if str(path.parent) else Path(".")
+    hint: str | None = None
+    if parent.is_dir():
+        best = suggest(path.name, [p.name for p in parent.iterdir()])
+        if best:
+            hint = f"did you mean '{parent / best}'?"
+    raise InputError([error(f"no rulebook at '{arg}'", where="RULEBOOK", hint=hint)])
+
+
+_KIND_TABLES = {
+    n.DiceDecl: "dice",
+    n.EnumDecl: "enums",
+    n.MarkerDecl: "markers",
+    n.TrackDecl: "tracks",
+    n.StateDecl: "states",
+    n.ConstDecl: "consts",
+    n.KindDecl: "kinds",
+    n.RecordDecl: "records",
+    n.TableDecl: "tables",
+    n.ModifiersDecl: "modifiers",
+    n.ProcedureDecl: "procedures",
+}
+
+# Types (enums, kinds, records) and values (state, tables, procedures...) have separate
+# namespaces, so "war_period" can be both the enum and the state holding the current one.
+# Markers are both a type and a value. Dice have their own namespace.
+_TYPES = ["enums", "kinds", "records", "markers"]
+_VALUES = ["markers", "tracks", "states", "consts", "tables", "modifiers", "procedures"]
+
+
+def _spaces(attr: str) -> list[str]:
+    if attr == "dice":
+        return ["dice"]
+    if attr == "markers":
+        return sorted(set(_TYPES + _VALUES))
+    return _TYPES if attr in _TYPES else _VALUES
+
+
+class _Loader:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.sources = Sources()
+        self.errors: list[Diagnostic] = []
+        self.seen: set[Path] = set()
+
+    def load(self, entry: Path) -> Rulebook:
+        book = Rulebook(self.root, entry, self.sources)
+        self._load_file(entry, book, stack=[])
+        if self.errors:
+            raise RulebookInvalid(self.errors)
+        return book
+
+    def _rel(self, path: Path) -> str:
+        return shown_path(path)
+
+    def _load_file(self, path: Path, book: Rulebook, stack: list[Path]) -> None:
+        self.seen.add(path)
+        shown = self._rel(path)
+        text = path.read_text(encoding="utf-8")
+        self.sources.add(shown, text)
+        book.files.append(shown)
+        module = parse(text, shown)
+        for decl in module.decls:
+            if isinstance(decl, n.Include):
+                self._include(decl, path, book, [*stack, path])
+            else:
+                self._declare(decl, book)
+
+    def _include(self, inc: n.Include, path: Path, book: Rulebook, stack: list[Path]) -> None:
+        target = (path.parent / inc.path).resolve()
+        try:
+            target.relative_to(self.root)
+        except ValueError:
+            self.errors.append(
+                error(
+                    f"include '{inc.path}' leaves the rulebook directory",
+                    inc.span,
+                    hint=f"rulebook files must be inside {self._rel(self.root)}",
+                )
+            )
+            return
+        if target in stack:
+            chain = " -> ".join(self._rel(p) for p in [*stack[stack.index(target) :], target])
+            self.errors.append(error(f"include cycle: {chain}", inc.span))
+            return
+        if not target.is_file():
+            known = [self._rel_to_parent(p, path) for p in self.root.rglob("*.rk")]
+            best = suggest(inc.path, known)
+            self.errors.append(
+                error(
+                    f"included file '{inc.path}' does not exist",
+                    inc.span,
+                    hint=f"did you mean '{best}'?" if best else None,
+                )
+            )
+            return
+        if target in self.seen:
+            return  # included twice along different paths: its declarations are already in
+        self._load_file(target, book, stack)
+
+    def _rel_to_parent(self, p: Path, including: Path) -> str:
+        return os.path.relpath(p, including.parent)
+
+    def _declare(self, decl: n.Decl, book: Rulebook) -> None:
+        if isinstance(decl, n.RulebookHeader):
+            if not book.name:
+                book.name, book.edition = decl.name, decl.edition
+            return
+        if isinstance(decl, n.Rounding):
+            if book.rounding is not None:
+                self._duplicate("rounding", decl.span, book.rounding.span)
+            book.rounding = decl
+            return
+        if isinstance(decl, n.SequenceDecl):
+            if book.sequence is not None:
+                self._duplicate("sequence", decl.span, book.sequence.span)
+            book.sequence = decl
+            return
+        attr = _KIND_TABLES[type(decl)]
+        name = decl.name  # type: ignore[union-attr]
+        for space in _spaces(attr):
+            existing = getattr(book, space).get(name)
+            if existing is not None:
+                self._duplicate(name, decl.span, existing.span)
+                return
+        getattr(book, attr)[name] = decl
+
+    def _duplicate(self, name: str, span: n.Span, first: n.Span) -> None:
+        self.errors.append(
+            error(f"'{name}' is defined twice", span, hint=f"first defined at {first}")
+        )
+
+
+def load_rulebook(arg: str) -> Rulebook:
+    """Read and parse a rulebook (not yet checked)."""
+    root, entry = resolve_rulebook_path(arg)
+    return _Loader(root).load(entry)

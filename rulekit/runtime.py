@@ -1,0 +1,40 @@
+"""Game state: tracks, state variables and entities, as the interpreter reads and writes them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from attrs import define, field
+
+from rulekit import types as t
+from rulekit.values import Entity
+
+
+@define
+class GameState:
+    """The values of every track and state variable, and the entities in play."""
+
+    values: dict[str, Any] = field(factory=dict)
+    entities: list[Entity] = field(factory=list)
+
+    def snapshot(self) -> dict[str, Any]:
+        return dict(self.values)
+
+
+def default_for(typ: t.Type) -> Any:
+    """The value of a state variable nobody set: an empty list, or none."""
+    if isinstance(typ, t.ListT):
+        return ()
+    return None
+
+
+def clamp_track(value: int, low: int, high: int | None) -> int:
+    """A marker cannot move past the ends of its track."""
+    if value < low:
+        return low
+    if high is not None and value > high:
+        return high
+    return value
+
+
+__all__ = ["GameState", "clamp_track", "default_for"]

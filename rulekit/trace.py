@@ -1,0 +1,231 @@
+"""The trace of a resolution: every roll, modifier, table row, decision and state change.
+
+Events hold JSON-ready values (strings, numbers, lists, objects), so a trace serializes
+with cattrs as it is and renders the same way every time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cattrs
+from attrs import define, field, frozen
+
+
+@frozen
+class Term:
+    """One modifier applied to a roll or a total, with its rule reference."""
+
+    value: Any
+    label: str
+    rule: str | None = None
+    provisional: bool = False
+
+
+@frozen
+class CallEvent:
+    depth: int
+    procedure: str
+    rule: str | None
+    title: str | None
+    args: dict[str, Any]
+    event: str = "call"
+
+
+@frozen
+class ReturnEvent:
+    depth: int
+    procedure: str
+    result: Any
+    event: str = "return"
+
+
+@frozen
+class RollEvent:
+    depth: int
+    dice: str
+    faces: list[int]
+    natural: int
+    modifiers: list[Term]
+    total: int
+    rule: str | None
+    at: str
+    event: str = "roll"
+
+
+@frozen
+class TotalEvent:
+    depth: int
+    name: str
+    rule: str | None
+    terms: list[Term]
+    total: Any
+    clamped: bool = False
+    event: str = "total"
+
+
+@frozen
+class LookupEvent:
+    depth: int
+    table: str
+    rule: str | None
+    keys: dict[str, Any]
+    row: list[str]
+    result: Any
+    provisional: bool
+    at: str
+    event: str = "lookup"
+
+
+@frozen
+class DecisionEvent:
+    depth: int
+    name: str
+    options: list[Any]
+    choice: Any
+    by: str
+    rule: str | None
+    event: str = "decision"
+
+
+@frozen
+class SetEvent:
+    depth: int
+    target: str
+    old: Any
+    new: Any
+    rule: str | None
+    event: str = "set"
+
+
+@frozen
+class ValueEvent:
+    depth: int
+    name: str
+    value: Any
+    rule: str | None
+    event: str = "value"
+
+
+@frozen
+class CheckEvent:
+    depth: int
+    condition: str
+    result: bool
+    rule: str | None
+    event: str = "check"
+
+
+@frozen
+class NoteEvent:
+    depth: int
+    text: str
+    rule: str | None = None
+    event: str = "note"
+
+
+Event = (
+    CallEvent
+    | ReturnEvent
+    | RollEvent
+    | TotalEvent
+    | LookupEvent
+    | DecisionEvent
+    | SetEvent
+    | ValueEvent
+    | CheckEvent
+    | NoteEvent
+)
+
+_converter = cattrs.Converter()
+
+
+@define
+class Trace:
+    """Events in the order they happened, and the provisional values that were used."""
+
+    events: list[Event] = field(factory=list)
+    provisional_used: list[str] = field(factory=list)
+
+    def add(self, event: Event) -> None:
+        self.events.append(event)
+
+    def used_provisional(self, what: str) -> None:
+        if what not in self.provisional_used:
+            self.provisional_used.append(what)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        out = []
+        for e in self.events:
+            data = _converter.unstructure(e)
+            kind = data.pop("event")
+            out.append({"event": kind, **data})
+        return out
+
+
+def _ref(rule: str | None) -> str:
+    return f" [{rule}]" if rule else ""
+
+
+def _signed(value: Any) -> str:
+    text = str(value)
+    return text if text.startswith("-") else f"+{text}"
+
+
+def _terms(terms: list[Term]) -> str:
+    parts = []
+    for term in terms:
+        mark = " (provisional)" if term.provisional else ""
+        label = f" {term.label}" if term.label else ""
+        parts.append(f"{_signed(term.value)}{label}{_ref(term.rule)}{mark}")
+    return ", ".join(parts)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(_show(v) for v in value) if value else "(none)"
+    if isinstance(value, dict):
+        return "(" + ", ".join(f"{k}: {_show(v)}" for k, v in value.items()) + ")"
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def render_event(e: Event) -> str:
+    """One line of the human-readable trace."""
+    pad = "  " * e.depth
+    if isinstance(e, CallEvent):
+        args = ", ".join(f"{k}={_show(v)}" for k, v in e.args.items())
+        title = f' "{e.title}"' if e.title else ""
+        return f"{pad}> {e.procedure}{_ref(e.rule)}{title}" + (f"  {args}" if args else "")
+    if isinstance(e, ReturnEvent):
+        return f"{pad}< {e.procedure} -> {_show(e.result)}"
+    if isinstance(e, RollEvent):
+        dice = f" ({', '.join(str(f) for f in e.faces)})" if len(e.faces) > 1 else ""
+        mods = f" {_terms(e.modifiers)}" if e.modifiers else ""
+        return f"{pad}roll {e.dice}{_ref(e.rule)}: natural {e.natural}{dice}{mods} = {e.total}"
+    if isinstance(e, TotalEvent):
+        clamp = " (clamped)" if e.clamped else ""
+        terms = _terms(e.terms) or "no terms"
+        return f"{pad}{e.name}{_ref(e.rule)} = {_show(e.total)}{clamp}: {terms}"
+    if isinstance(e, LookupEvent):
+        keys = ", ".join(f"{k}={_show(v)}" for k, v in e.keys.items())
+        mark = "  (provisional)" if e.provisional else ""
+        row = " / ".join(e.row)
+        return f"{pad}{e.table}{_ref(e.rule)} {keys} -> row {row}: {_show(e.result)}{mark}"
+    if isinstance(e, DecisionEvent):
+        options = ", ".join(_show(o) for o in e.options)
+        return f"{pad}decide {e.name}{_ref(e.rule)}: {_show(e.choice)} ({e.by}; options {options})"
+    if isinstance(e, ValueEvent):
+        return f"{pad}{e.name}{_ref(e.rule)} = {_show(e.value)}"
+    if isinstance(e, CheckEvent):
+        return f"{pad}check{_ref(e.rule)}: {e.condition}: {'yes' if e.result else 'no'}"
+    if isinstance(e, SetEvent):
+        return f"{pad}set {e.target}{_ref(e.rule)}: {_show(e.old)} -> {_show(e.new)}"
+    return f"{pad}note{_ref(e.rule)}: {e.text}"
+
+
+def render_text(trace: Trace) -> list[str]:
+    return [render_event(e) for e in trace.events]

@@ -1,0 +1,186 @@
+"""Runtime values of the interpreter, and how they are shown as printed text or JSON."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from attrs import define, field, frozen
+
+
+@frozen(eq=False)
+class EnumValue:
+    """A member of an enum; ``printed`` keeps the wording of the chart it came from."""
+
+    enum: str
+    member: str
+    index: int
+    printed: str = ""
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, EnumValue):
+            return (self.enum, self.member) == (other.enum, other.member)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.enum, self.member))
+
+    def __str__(self) -> str:
+        return self.printed or self.member
+
+
+@frozen
+class MarkerValue:
+    """A printed marker such as ``X`` (no roll) or ``•`` (no draw)."""
+
+    name: str
+    symbol: str = field(eq=False)
+
+    def __str__(self) -> str:
+        return self.symbol
+
+
+@frozen
+class RecordValue:
+    """A row of a multi-column chart, or a record cell."""
+
+    type: str
+    fields: tuple[tuple[str, Any], ...]
+
+    def get(self, name: str) -> Any:
+        for key, value in self.fields:
+            if key == name:
+                return value
+        raise KeyError(name)
+
+    def names(self) -> list[str]:
+        return [k for k, _ in self.fields]
+
+
+@frozen
+class RangeValue:
+    """An inclusive range of die results, either end open: ``2-4``, ``..1``, ``5+``."""
+
+    low: int | None
+    high: int | None
+    printed: str = field(eq=False, default="")
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, int):
+            return False
+        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+
+    def __str__(self) -> str:
+        if self.printed:
+            return self.printed
+        lo = "" if self.low is None else str(self.low)
+        hi = "" if self.high is None else str(self.high)
+        return lo if self.low == self.high else f"{lo}..{hi}"
+
+
+@frozen
+class RollValue:
+    """The result of a roll: its total, with the natural (unmodified) value and each die."""
+
+    total: int
+    natural: int
+    dice: tuple[int, ...]
+
+
+@frozen
+class Followed:
+    """A table result followed by an action's result (a second roll): ``x.then``."""
+
+    value: Any
+    then: Any
+
+
+@define(eq=False)
+class Entity:
+    """A game entity (a submarine, a ship): mutable attributes, compared by identity."""
+
+    kind: str
+    attrs: dict[str, Any]
+    label: str = ""
+
+    def __str__(self) -> str:
+        return self.label or self.kind
+
+
+Value = (
+    int
+    | Fraction
+    | str
+    | bool
+    | None
+    | EnumValue
+    | MarkerValue
+    | RangeValue
+    | RecordValue
+    | RollValue
+    | Followed
+    | Entity
+    | tuple[Any, ...]
+)
+
+
+def unwrap(value: Any) -> Any:
+    """The plain value used by arithmetic and comparison."""
+    while True:
+        if isinstance(value, RollValue):
+            return value.total
+        if isinstance(value, Followed):
+            value = value.value
+            continue
+        return value
+
+
+def normalize(value: Any) -> Any:
+    """Exact fractions that are whole become ints."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    return value
+
+
+def show(value: Any) -> str:
+    """Short human text of a value, as in a trace."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, RollValue):
+        return str(value.total)
+    if isinstance(value, Followed):
+        return f"{show(value.value)} -> {show(value.then)}"
+    if isinstance(value, tuple):
+        return ", ".join(show(v) for v in value) if value else "(none)"
+    if isinstance(value, RecordValue):
+        return "(" + ", ".join(f"{k}: {show(v)}" for k, v in value.fields) + ")"
+    return str(value)
+
+
+def to_json(value: Any) -> Any:
+    """The JSON form: names as strings, numbers as numbers, lists, records as objects."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, Fraction):
+        return float(value)
+    if isinstance(value, (EnumValue, MarkerValue, RangeValue)):
+        return str(value)
+    if isinstance(value, RollValue):
+        return value.total
+    if isinstance(value, Followed):
+        return {"result": to_json(value.value), "then": to_json(value.then)}
+    if isinstance(value, tuple):
+        return [to_json(v) for v in value]
+    if isinstance(value, RecordValue):
+        return {k: to_json(v) for k, v in value.fields}
+    if isinstance(value, Entity):
+        return str(value)
+    raise TypeError(f"no JSON form for {value!r}")

@@ -1,0 +1,67 @@
+"""Shared fixtures: checked rulebooks, a CLI runner, and a small-rulebook factory."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from rulekit.checker import Checked, load
+from rulekit.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+RULEBOOKS = ROOT / "rulebooks"
+EXAMPLES = ROOT / "examples"
+
+
+@cache
+def _checked(name: str) -> Checked:
+    return load(str(RULEBOOKS / name))
+
+
+@pytest.fixture
+def silent_war() -> Checked:
+    return _checked("silent_war")
+
+
+@pytest.fixture
+def steel_wolves() -> Checked:
+    return _checked("steel_wolves_like")
+
+
+@pytest.fixture
+def gato() -> Checked:
+    return _checked("gato_leader")
+
+
+def run_cli(*args: str) -> Result:
+    """Run the command line in-process; stdout and stderr are kept apart."""
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def cli_json(*args: str) -> Any:
+    result = run_cli(*args, "--json")
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.fixture
+def make_rulebook(tmp_path: Path) -> Callable[..., Path]:
+    """Write a throwaway rulebook: make_rulebook(main_text, other_file=text, ...)."""
+
+    def make(text: str, **files: str) -> Path:
+        root = tmp_path / "book"
+        root.mkdir(exist_ok=True)
+        (root / "rulebook.rk").write_text(text, encoding="utf-8")
+        for name, body in files.items():
+            path = root / name.replace("__", "/")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(body, encoding="utf-8")
+        return root
+
+    return make
