@@ -595,6 +595,8 @@ class Checker:
             for mod in expr.mods:
                 self._expect(mod.value, t.NUMBER, scope, "a roll modifier")
             return t.ROLL
+        if isinstance(expr, n.Draw):
+            return self._draw(expr, scope)
         if isinstance(expr, n.Aggregate):
             return self._aggregate(expr, scope)
         if isinstance(expr, n.Call):
@@ -681,6 +683,23 @@ class Checker:
             if not (ordered or same_enum or t.ANY in (left, right)):
                 self.err(f"'{expr.op}' cannot order {left} and {right}", expr.span)
         return t.BOOL
+
+    def _draw(self, expr: n.Draw, scope: _Scope) -> t.Type:
+        pool = self.infer(expr.source, scope)
+        path = _path(expr.source)
+        if path is None:
+            self.err("draw from a pool held in state: a name or an attribute", expr.source.span)
+        elif len(path) == 1 and path[0] in self.book.consts:
+            self.err(
+                f"'{path[0]}' is a constant: draw from state that can change", expr.source.span
+            )
+        if not isinstance(pool, t.ListT) and pool != t.ANY:
+            self.err(f"draw needs a list to draw from, this is {pool}", expr.source.span)
+        item = pool.item if isinstance(pool, t.ListT) else t.ANY
+        if expr.count is not None:
+            self._expect(expr.count, t.INT, scope, "the number drawn")
+            return t.ListT(item)
+        return item
 
     def _aggregate(self, expr: n.Aggregate, scope: _Scope) -> t.Type:
         iterable = self.infer(expr.iterable, scope)
@@ -830,6 +849,16 @@ class Checker:
         if any(d.kind == "threshold" for d in decl.dims):
             return t.union(result, t.NONE)  # below the first line: no entry
         return result
+
+
+def _path(expr: n.Expr) -> list[str] | None:
+    """``a.b.c`` as ["a", "b", "c"]; None for anything that is not a name path."""
+    if isinstance(expr, n.Name):
+        return [expr.id]
+    if isinstance(expr, n.Attr):
+        head = _path(expr.obj)
+        return None if head is None else [*head, expr.name]
+    return None
 
 
 def _without_none(typ: t.Type) -> t.Type:

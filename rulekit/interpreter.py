@@ -18,7 +18,7 @@ from attrs import evolve as attrs_evolve
 from rulekit import nodes as n
 from rulekit.builtins import BUILTINS, BuiltinError, call_builtin
 from rulekit.checker import Checked, placeholders
-from rulekit.dice import DiceSource, SeededDice
+from rulekit.dice import DiceSource, Die, SeededDice
 from rulekit.errors import (
     RuleRuntimeError,
     RuleViolation,
@@ -32,6 +32,7 @@ from rulekit.trace import (
     CallEvent,
     CheckEvent,
     DecisionEvent,
+    DrawEvent,
     LookupEvent,
     NoteEvent,
     ReturnEvent,
@@ -420,6 +421,8 @@ class Interpreter:
             return self.eval(branch)
         if isinstance(expr, n.Roll):
             return self.roll(expr.dice, expr.mods, expr.span)
+        if isinstance(expr, n.Draw):
+            return self._draw(expr)
         if isinstance(expr, n.Aggregate):
             return self._aggregate(expr)
         if isinstance(expr, n.Call):
@@ -566,6 +569,43 @@ class Interpreter:
         if not numbers:
             return None
         return max(numbers) if expr.func == "max" else min(numbers)
+
+    def _draw(self, expr: n.Draw) -> Any:
+        """Draw without replacement; the dice source picks the position of each item."""
+        name = self._text(expr.source.span)
+        pool = list(self._iterate(self.eval(expr.source), expr.source.span))
+        wanted = 1 if expr.count is None else unwrap(self.eval(expr.count))
+        if not isinstance(wanted, int) or wanted < 0:
+            raise self.fail(f"cannot draw {show(wanted)} items", expr.span)
+        if expr.count is None and not pool:
+            raise self.fail(f"cannot draw from {name}: it is empty", expr.span)
+        if wanted > len(pool):
+            self.trace.add(NoteEvent(self.depth, f"only {len(pool)} left in {name}", _r(self.ref)))
+        drawn = []
+        for _ in range(min(wanted, len(pool))):
+            die = Die(f"draw from {name}", tuple(range(1, len(pool) + 1)), "draw")
+            position = self.dice.throw(die, self._where(expr.span))
+            item = pool.pop(position - 1)
+            drawn.append(item)
+            self.trace.add(
+                DrawEvent(self.depth, name, position, len(pool) + 1, to_json(item), _r(self.ref))
+            )
+        self._store(expr.source, tuple(pool))
+        return drawn[0] if expr.count is None else tuple(drawn)
+
+    def _store(self, target: n.Expr, value: Any) -> None:
+        """Write back a pool after a draw (a local, a state variable or an attribute)."""
+        if isinstance(target, n.Name):
+            if target.id in self.frame.locals:
+                self.frame.locals[target.id] = value
+            else:
+                self.state.values[target.id] = value
+            return
+        assert isinstance(target, n.Attr)
+        obj = self.eval(target.obj)
+        if not isinstance(obj, Entity):
+            raise self.fail(f"cannot draw from {show(obj)}: not a game piece", target.span)
+        obj.attrs[target.name] = value
 
     # ---- dice ----------------------------------------------------------------------------
 

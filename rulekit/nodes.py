@@ -265,6 +265,18 @@ class Roll:
 
 
 @frozen
+class Draw:
+    """``draw [n] from pool``: removes random items from a list held in state (a cup, a deck).
+
+    The position drawn comes from the dice source, as a throw of a die with one face per item.
+    """
+
+    source: Expr
+    count: Expr | None = None
+    span: Span = span_field()
+
+
+@frozen
 class Aggregate:
     """``sum(expr for x in xs if cond)``; also count, max, min, any, all."""
 
@@ -292,6 +304,7 @@ Expr = (
     | Not
     | IfExpr
     | Roll
+    | Draw
     | Aggregate
 )
 

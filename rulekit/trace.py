@@ -54,6 +54,17 @@ class RollEvent:
 
 
 @frozen
+class DrawEvent:
+    depth: int
+    pool: str
+    position: int
+    of: int
+    item: Any
+    rule: str | None
+    event: str = "draw"
+
+
+@frozen
 class TotalEvent:
     depth: int
     name: str
@@ -128,6 +139,7 @@ Event = (
     CallEvent
     | ReturnEvent
     | RollEvent
+    | DrawEvent
     | TotalEvent
     | LookupEvent
     | DecisionEvent
@@ -206,6 +218,10 @@ def render_event(e: Event) -> str:
         dice = f" ({', '.join(str(f) for f in e.faces)})" if len(e.faces) > 1 else ""
         mods = f" {_terms(e.modifiers)}" if e.modifiers else ""
         return f"{pad}roll {e.dice}{_ref(e.rule)}: natural {e.natural}{dice}{mods} = {e.total}"
+    if isinstance(e, DrawEvent):
+        return (
+            f"{pad}draw from {e.pool}{_ref(e.rule)}: item {e.position} of {e.of}: {_show(e.item)}"
+        )
     if isinstance(e, TotalEvent):
         clamp = " (clamped)" if e.clamped else ""
         terms = _terms(e.terms) or "no terms"

@@ -482,6 +482,9 @@ class AstBuilder(Transformer[Token, n.Module]):
             )
         return n.Aggregate(str(func), expr, str(var), iterable, cond, span=self._span(meta))
 
+    def draw(self, meta: Meta, c: list[Any]) -> n.Draw:
+        return n.Draw(c[1], c[0], span=self._span(meta))
+
     def roll(self, meta: Meta, c: list[Any]) -> n.Roll:
         return n.Roll(c[0], tuple(c[1:]), span=self._span(meta))
 

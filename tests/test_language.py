@@ -205,3 +205,38 @@ def test_seeded_dice_are_uniform_over_faces(book: Checked) -> None:
     die = book.dice["d66"]
     seen = {source.throw(die, "test") for _ in range(2000)}
     assert seen == set(die.faces)
+
+
+def test_draw_without_replacement_forced(book: Checked) -> None:
+    outcome = resolve(book, "draw_ships", at=["n=2"], dice=[5, 1, 3])
+    draws = [(e.position, e.of, e.item) for e in outcome.trace.events if e.event == "draw"]
+    assert draws == [(5, 5, "Combat Event"), (1, 4, "CL"), (3, 3, "M 4t")]
+    assert outcome.result == ("Combat Event", "CL")
+    state = outcome.interpreter.state.values
+    assert sorted(state["cup"]) == sorted(["CL", "DD", "M 2t", "M 4t", "Combat Event"])
+    assert state["hand"] == ("Combat Event", "CL")
+
+
+def test_seeded_draws_never_repeat(book: Checked) -> None:
+    for seed in range(20):
+        outcome = resolve(book, "draw_ships", at=["n=4"], seed=seed)
+        items = [e.item for e in outcome.trace.events if e.event == "draw"]
+        assert len(items) == len(set(items)) == 5
+
+
+def test_draw_more_than_there_is(book: Checked) -> None:
+    outcome = resolve(book, "draw_many", at=["n=9"], seed=1)
+    notes = [e.text for e in outcome.trace.events if e.event == "note"]
+    assert notes == ["only 5 left in cup"]
+    assert sorted(outcome.result) == sorted(["CL", "DD", "M 2t", "M 4t", "Combat Event"])
+    assert outcome.interpreter.state.values["cup"] == ()
+
+
+def test_draw_from_an_empty_pool_is_an_error(book: Checked, tmp_path: Path) -> None:
+    from rulekit.errors import RuleRuntimeError
+
+    given = tmp_path / "empty.toml"
+    given.write_text("cup = []\n")
+    with pytest.raises(RuleRuntimeError) as caught:
+        resolve(book, "draw_ships", given=str(given), at=["n=0"])
+    assert caught.value.diagnostics[0].message == "cannot draw from cup: it is empty"
