@@ -77,6 +77,53 @@ def _range(args: list[Any], mode: str) -> tuple[int, ...]:
     return tuple(range(first, last + 1))
 
 
+def _first(args: list[Any], mode: str) -> Any:
+    items = unwrap(args[0])
+    if not isinstance(items, tuple):
+        raise BuiltinError(f"first() takes a list, got {items!r}")
+    return items[0] if items else None
+
+
+def _last(args: list[Any], mode: str) -> Any:
+    items = unwrap(args[0])
+    if not isinstance(items, tuple):
+        raise BuiltinError(f"last() takes a list, got {items!r}")
+    return items[-1] if items else None
+
+
+def _take(args: list[Any], mode: str) -> tuple[Any, ...]:
+    items, n = unwrap(args[0]), _num(args[1])
+    if not isinstance(items, tuple) or not isinstance(n, int):
+        raise BuiltinError("take(list, n) takes a list and a whole number")
+    return items[: max(n, 0)]
+
+
+def _drop(args: list[Any], mode: str) -> tuple[Any, ...]:
+    items, n = unwrap(args[0]), _num(args[1])
+    if not isinstance(items, tuple) or not isinstance(n, int):
+        raise BuiltinError("drop(list, n) takes a list and a whole number")
+    return items[max(n, 0) :]
+
+
+def _nth(args: list[Any], mode: str) -> Any:
+    items, i = unwrap(args[0]), _num(args[1])
+    if not isinstance(items, tuple) or not isinstance(i, int):
+        raise BuiltinError("nth(list, i) takes a list and a whole number")
+    if not 0 <= i < len(items):
+        raise BuiltinError(f"nth(): position {i} is outside a list of {len(items)}")
+    return items[i]
+
+
+def _same_list(types: list[t.Type]) -> t.Type:
+    listed = t.as_list(types[0]) if types else None
+    return listed if listed is not None else t.ListT(t.ANY)
+
+
+def _element(types: list[t.Type]) -> t.Type:
+    listed = t.as_list(types[0]) if types else None
+    return t.union(listed.item, t.NONE) if listed is not None else t.ANY
+
+
 def _numeric_result(types: list[t.Type]) -> t.Type:
     return t.INT if all(x in (t.INT, t.ROLL) for x in types) else t.NUMBER
 
@@ -142,6 +189,11 @@ BUILTINS: dict[str, Builtin] = {
             _range,
             "the whole numbers from the first to the last, both included",
         ),
+        Builtin("first", 1, 1, _element, _first, "the first item of a list, or none"),
+        Builtin("nth", 2, 2, lambda ts: _element(ts[:1]), _nth, "the item at position i, from 0"),
+        Builtin("take", 2, 2, _same_list, _take, "the first n items of a list"),
+        Builtin("drop", 2, 2, _same_list, _drop, "a list without its first n items"),
+        Builtin("last", 1, 1, _element, _last, "the last item of a list, or none"),
         Builtin("odd", 1, 1, lambda ts: t.BOOL, lambda a, m: _num(a[0]) % 2 == 1, "is odd"),
         Builtin("even", 1, 1, lambda ts: t.BOOL, lambda a, m: _num(a[0]) % 2 == 0, "is even"),
     ]

@@ -17,6 +17,8 @@ from rulekit.loader import Rulebook, load_rulebook
 from rulekit.tables import CompiledTable, TableDim, TableReader, coverage
 from rulekit.values import EnumValue
 
+GRAPH_FUNCTIONS = ("distance", "route", "within")
+ENUM_FUNCTIONS = ("next_member", "members_of")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 
 
@@ -122,8 +124,8 @@ class Checker:
             self._modifiers(mods)
         for proc in self.book.procedures.values():
             self._procedure(proc)
-        if self.book.sequence is not None:
-            self._sequence(self.book.sequence)
+        for sequence in self.book.sequences.values():
+            self._sequence(sequence)
         return Checked(
             self.book,
             self.vocab,
@@ -222,7 +224,8 @@ class Checker:
             if state.initial is not None:
                 self._expect(state.initial, self.globals[state.name], scope, "the initial value")
         for const in self.book.consts.values():
-            found = self.infer(const.value, scope)
+            declared = self.globals[const.name] if const.type is not None else None
+            found = self.infer(const.value, scope, declared)
             if const.type is None:
                 self.globals[const.name] = found
             elif not t.assignable(found, self.globals[const.name]):
@@ -405,25 +408,33 @@ class Checker:
         elif isinstance(stmt, n.Require):
             self._condition(stmt.cond, scope)
         elif isinstance(stmt, n.NoteStmt):
-            for dotted in placeholders(stmt.text):
-                head, *attrs = dotted.split(".")
-                found: t.Type | None = scope.get(head)
-                if found is None:
-                    self._unknown(head, stmt.span, scope)
-                    continue
-                for attr in attrs:
-                    found = self._attr_type(found or t.ANY, attr, stmt.span)
+            self._check_placeholders(stmt.text, stmt.span, scope)
         elif isinstance(stmt, n.If):
             for branch in stmt.branches:
                 self._condition(branch.cond, scope)
                 self._block(branch.body, scope, returns)
             self._block(stmt.otherwise, scope, returns)
+        elif isinstance(stmt, n.While):
+            self._condition(stmt.cond, scope)
+            self._block(stmt.body, scope, returns)
         elif isinstance(stmt, n.ForEach):
             iterable = self.infer(stmt.iterable, scope)
-            if not isinstance(iterable, t.ListT) and iterable != t.ANY:
+            listed = t.as_list(iterable)
+            if listed is None and iterable != t.ANY:
                 self.err(f"'for each' needs a list, not {iterable}", stmt.iterable.span)
-            scope.locals[stmt.var] = iterable.item if isinstance(iterable, t.ListT) else t.ANY
+            scope.locals[stmt.var] = listed.item if listed is not None else t.ANY
             self._block(stmt.body, scope, returns)
+
+    def _check_placeholders(self, text: str, span: n.Span, scope: _Scope) -> None:
+        """``{name}`` and ``{name.attr}`` in a string must name something in scope."""
+        for dotted in placeholders(text):
+            head, *attrs = dotted.split(".")
+            found: t.Type | None = scope.get(head)
+            if found is None:
+                self._unknown(head, span, scope)
+                continue
+            for attr in attrs:
+                found = self._attr_type(found or t.ANY, attr, span)
 
     def _global_kind(self, name: str) -> str:
         if name in self.book.tracks:
@@ -434,37 +445,41 @@ class Checker:
 
     def _assign(self, stmt: n.Assign, scope: _Scope) -> None:
         head = stmt.target[0]
-        value = self.infer(stmt.value, scope)
-        if len(stmt.target) == 1:
-            if head in scope.locals:
-                target = scope.locals[head]
-                if head in scope.params and stmt.op == "=" and not t.assignable(value, target):
-                    self.err(f"'{head}' is {target}; this is {value}", stmt.value.span)
-            elif head in self.book.consts:
-                self.err(f"'{head}' is a constant and cannot change", stmt.span)
-                return
-            elif head in self.globals:
-                target = self.globals[head]
-                if not t.assignable(value, target):
-                    self.err(f"'{head}' is {target}; this is {value}", stmt.value.span)
-            else:
-                if stmt.op != "=":
-                    self._unknown(head, stmt.span, scope)
-                    return
-                scope.locals[head] = value
-                target = value
-        else:
-            obj = scope.get(head)
-            if obj is None:
-                self._unknown(head, stmt.span, scope)
-                return
-            target = obj
-            for attr in stmt.target[1:]:
-                target = self._attr_type(target, attr, stmt.span)
-            if not t.assignable(value, target):
-                self.err(f"'{'.'.join(stmt.target)}' is {target}; this is {value}", stmt.value.span)
+        target = self._target_type(stmt, scope)
+        if target is None:
+            return
+        value = self.infer(stmt.value, scope, target if target != t.ANY else None)
+        if len(stmt.target) == 1 and head not in scope.locals and head not in self.globals:
+            scope.locals[head] = value  # a new local
+            return
+        checked = len(stmt.target) > 1 or head in self.globals or head in scope.params
+        if checked and stmt.op == "=" and not t.assignable(value, target):
+            self.err(f"'{'.'.join(stmt.target)}' is {target}; this is {value}", stmt.value.span)
         if stmt.op != "=" and not (t.is_numeric(value) and t.is_numeric(target)):
             self.err(f"'{stmt.op}' needs numbers", stmt.span)
+
+    def _target_type(self, stmt: n.Assign, scope: _Scope) -> t.Type | None:
+        """The type of what an assignment writes; None when the target is wrong."""
+        head = stmt.target[0]
+        if len(stmt.target) == 1:
+            if head in scope.locals:
+                return scope.locals[head]
+            if head in self.book.consts:
+                self.err(f"'{head}' is a constant and cannot change", stmt.span)
+                return None
+            if head in self.globals:
+                return self.globals[head]
+            if stmt.op != "=":
+                self._unknown(head, stmt.span, scope)
+                return None
+            return t.ANY
+        obj = scope.get(head)
+        if obj is None:
+            self._unknown(head, stmt.span, scope)
+            return None
+        for attr in stmt.target[1:]:
+            obj = self._attr_type(obj, attr, stmt.span)
+        return obj
 
     def _sequence(self, seq: n.SequenceDecl) -> None:
         self.current = "sequence"
@@ -544,6 +559,9 @@ class Checker:
         if isinstance(expr, n.Num):
             return t.INT if isinstance(expr.value, int) else t.NUMBER
         if isinstance(expr, n.Str):
+            if placeholders(expr.value):
+                self._check_placeholders(expr.value, expr.span, scope)
+                return t.TEXT
             enum = _enum_in(want)
             if enum is not None and self.vocab.enum_value(enum, expr.value) is not None:
                 return self._member(expr, enum)
@@ -563,14 +581,17 @@ class Checker:
         if isinstance(expr, n.BinOp):
             left = self.infer(expr.left, scope)
             right = self.infer(expr.right, scope)
-            if expr.op == "+" and isinstance(left, t.ListT) and isinstance(right, t.ListT):
-                return t.ListT(t.union(left.item, right.item))
+            left_list, right_list = t.as_list(left), t.as_list(right)
+            if expr.op == "+" and left_list is not None and right_list is not None:
+                return t.ListT(t.union(left_list.item, right_list.item))
             for side, typ in ((expr.left, left), (expr.right, right)):
                 if not t.is_numeric(typ) and typ != t.ANY:
                     self.err(f"'{expr.op}' needs numbers, this is {typ}", side.span)
             if expr.op == "/":
                 return t.NUMBER
-            return t.INT if left in (t.INT, t.ROLL) and right in (t.INT, t.ROLL) else t.NUMBER
+            whole = (t.INT, t.ROLL)
+            both_whole = t.numeric_part(left) in whole and t.numeric_part(right) in whole
+            return t.INT if both_whole else t.NUMBER
         if isinstance(expr, n.UnaryOp):
             operand = self.infer(expr.operand, scope)
             if not t.is_numeric(operand):
@@ -587,14 +608,25 @@ class Checker:
             return t.BOOL
         if isinstance(expr, n.IfExpr):
             self._condition(expr.cond, scope)
-            return t.union(
-                self.infer(expr.then, scope, want), self.infer(expr.otherwise, scope, want)
-            )
+            # one branch's enum gives the other's quoted names their meaning
+            then = self.infer(expr.then, scope, want)
+            otherwise = self.infer(expr.otherwise, scope, want or _enum_type(then))
+            if want is None and _enum_type(otherwise) and isinstance(expr.then, (n.Str, n.IfExpr)):
+                then = self.infer(expr.then, scope, _enum_type(otherwise))
+            return t.union(then, otherwise)
         if isinstance(expr, n.Roll):
             self._dice_spec(expr.dice, scope)
             for mod in expr.mods:
                 self._expect(mod.value, t.NUMBER, scope, "a roll modifier")
             return t.ROLL
+        if isinstance(expr, n.ListComp):
+            iterable = self.infer(expr.iterable, scope)
+            if t.as_list(iterable) is None and iterable != t.ANY:
+                self.err(f"'for' needs a list, not {iterable}", expr.iterable.span)
+            inner = self._inner(scope, expr.var, iterable)
+            if expr.cond is not None:
+                self._condition(expr.cond, inner)
+            return t.ListT(self.infer(expr.expr, inner))
         if isinstance(expr, n.Draw):
             return self._draw(expr, scope)
         if isinstance(expr, n.Aggregate):
@@ -607,6 +639,12 @@ class Checker:
         found = scope.get(expr.id)
         if found is not None:
             return found
+        if (
+            expr.id in self.book.markers
+            and want is not None
+            and t.MarkerT(expr.id) in t.options(want)
+        ):
+            return t.MarkerT(expr.id)
         enums = self.member_index.get(expr.id, [])
         wanted = _enum_in(want)
         if wanted in enums:
@@ -622,6 +660,8 @@ class Checker:
             return t.ANY
         if expr.id in self.book.markers:
             return t.MarkerT(expr.id)
+        if expr.id in self.book.tables:
+            return t.TABLE
         if expr.id in self.book.enums:
             return t.ListT(t.EnumT(expr.id))
         return self._unknown(expr.id, expr.span, scope)
@@ -684,6 +724,15 @@ class Checker:
                 self.err(f"'{expr.op}' cannot order {left} and {right}", expr.span)
         return t.BOOL
 
+    def _inner(self, scope: _Scope, var: str, iterable: t.Type) -> _Scope:
+        """The scope inside ``for x in xs``: x is an item of the list."""
+        inner = _Scope(scope.parent)
+        inner.locals = dict(scope.locals)
+        inner.params = scope.params
+        listed = t.as_list(iterable)
+        inner.locals[var] = listed.item if listed is not None else t.ANY
+        return inner
+
     def _draw(self, expr: n.Draw, scope: _Scope) -> t.Type:
         pool = self.infer(expr.source, scope)
         path = _path(expr.source)
@@ -703,11 +752,9 @@ class Checker:
 
     def _aggregate(self, expr: n.Aggregate, scope: _Scope) -> t.Type:
         iterable = self.infer(expr.iterable, scope)
-        if not isinstance(iterable, t.ListT) and iterable != t.ANY:
+        if t.as_list(iterable) is None and iterable != t.ANY:
             self.err(f"'{expr.func}(... for ...)' needs a list, not {iterable}", expr.iterable.span)
-        inner = _Scope(scope.parent)
-        inner.locals = dict(scope.locals)
-        inner.locals[expr.var] = iterable.item if isinstance(iterable, t.ListT) else t.ANY
+        inner = self._inner(scope, expr.var, iterable)
         if expr.cond is not None:
             self._condition(expr.cond, inner)
         value = self.infer(expr.expr, inner)
@@ -746,6 +793,20 @@ class Checker:
             proc = self.book.procedures[name]
             self._bind(call, proc.params, scope, f"procedure {name}")
             return self.type_of(proc.returns) if proc.returns is not None else t.ANY
+        if name in self.book.kinds or name in self.book.records:
+            return self._construct(call, scope)
+        if name in GRAPH_FUNCTIONS:
+            return self._graph_call(call, scope)
+        if name in ENUM_FUNCTIONS:
+            if len(call.args) != 1 or call.args[0].name:
+                self.err(f"{name}(x) takes one member of an enum", call.span)
+                return t.ANY
+            member = self.infer(call.args[0].value, scope)
+            enum = _enum_type(member)
+            if enum is None and member != t.ANY:
+                self.err(f"{name}() takes a member of an enum, not {member}", call.span)
+            item = enum or t.ANY
+            return t.union(item, t.NONE) if name == "next_member" else t.ListT(item)
         if name in BUILTINS:
             builtin = BUILTINS[name]
             if any(a.name for a in call.args):
@@ -757,7 +818,16 @@ class Checker:
                 self.err(f"{name}() takes {_arity(builtin.min_args, builtin.max_args)}", call.span)
             types = [self.infer(a.value, scope) for a in call.args]
             return builtin.returns(types)
-        callables = [*self.book.tables, *self.book.procedures, *self.book.modifiers, *BUILTINS]
+        callables = [
+            *GRAPH_FUNCTIONS,
+            *ENUM_FUNCTIONS,
+            *self.book.tables,
+            *self.book.procedures,
+            *self.book.modifiers,
+            *self.book.kinds,
+            *self.book.records,
+            *BUILTINS,
+        ]
         self.err(
             f"unknown procedure, table or function '{name}'",
             call.span,
@@ -766,6 +836,37 @@ class Checker:
         for a in call.args:
             self.infer(a.value, scope)
         return t.ANY
+
+    def _graph_call(self, call: n.Call, scope: _Scope) -> t.Type:
+        """distance(graph, a, b), route(graph, a, b), within(graph, starts, n)."""
+        if len(call.args) != 3 or any(a.name for a in call.args):
+            self.err(f"{call.func}(graph, ...) takes three arguments", call.span)
+            return t.ANY
+        graph = call.args[0].value
+        table = self.tables.get(graph.id) if isinstance(graph, n.Name) else None
+        if table is None or len(table.dims) != 1:
+            self.err(f"{call.func}() needs a one-dimensional table of neighbours first", graph.span)
+            return t.ANY
+        node = table.dims[0].type
+        if call.func == "within":
+            self._expect(call.args[1].value, t.ListT(node), scope, "the starting points")
+            self._expect(call.args[2].value, t.INT, scope, "the number of moves")
+            return t.ListT(node)
+        self._expect(call.args[1].value, node, scope, "the start")
+        self._expect(call.args[2].value, node, scope, "the goal")
+        return t.union(t.INT, t.NONE) if call.func == "distance" else t.ListT(node)
+
+    def _construct(self, call: n.Call, scope: _Scope) -> t.Type:
+        """``unit(type: "DD")``: a new game piece (or record); fields by name, defaults kept."""
+        decl: n.KindDecl | n.RecordDecl = (
+            self.book.kinds.get(call.func) or self.book.records[call.func]
+        )
+        params = tuple(n.Param(f.name, f.type, f.default, span=f.span) for f in decl.fields)
+        for arg in call.args:
+            if arg.name is None:
+                self.err(f"give the attributes of a new {decl.name} by name", arg.span)
+        self._bind(call, params, scope, f"a new {decl.name}")
+        return t.KindT(decl.name) if call.func in self.book.kinds else t.RecordT(decl.name)
 
     def _bind(self, call: n.Call, params: tuple[n.Param, ...], scope: _Scope, what: str) -> None:
         names = [p.name for p in params]
@@ -848,6 +949,8 @@ class Checker:
             return t.ANY
         if any(d.kind == "threshold" for d in decl.dims):
             return t.union(result, t.NONE)  # below the first line: no entry
+        if table is not None and table.default is not None and table.default.value is None:
+            return t.union(result, t.NONE)  # a blank box
         return result
 
 
@@ -862,9 +965,14 @@ def _path(expr: n.Expr) -> list[str] | None:
 
 
 def _without_none(typ: t.Type) -> t.Type:
-    """``int or none`` orders like ``int``; a none met at run time is reported there."""
-    rest = [o for o in t.options(typ) if o != t.NONE]
+    """``int or none`` (or ``int or X``) orders like ``int``; the rest is reported at run time."""
+    rest = [o for o in t.options(typ) if o != t.NONE and not isinstance(o, t.MarkerT)]
     return t.union(*rest) if rest else typ
+
+
+def _enum_type(typ: t.Type | None) -> t.Type | None:
+    name = _enum_in(typ)
+    return t.EnumT(name) if name is not None else None
 
 
 def _enum_in(typ: t.Type | None) -> str | None:

@@ -150,6 +150,10 @@ class Vocabulary:
                 except CoerceError as exc:
                     problems.append(exc)
             hint = next((p.hint for p in problems if p.hint), None)
+            present = [o for o in typ.options if o != t.NONE]
+            if len(present) == 1:
+                message = next((p.message for p in problems if p.hint == hint), problems[0].message)
+                raise CoerceError(message, hint)
             raise CoerceError(f"'{text}' is not {typ}", hint)
         if typ == t.ANY or typ == t.TEXT:
             return text

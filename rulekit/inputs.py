@@ -177,6 +177,8 @@ class ValueReader:
                     raise CoerceError(f"a {typ.name} is given as a table of its fields")
                 return self.record(raw, typ.name, key)
             if isinstance(typ, t.ListT):
+                if isinstance(raw, str):  # --at fire=2,2: a list written with commas
+                    raw = [part.strip() for part in raw.split(",") if part.strip()]
                 if not isinstance(raw, list):
                     raise CoerceError(f"expected a list of {typ.item}")
                 return tuple(self.read(item, typ.item, f"{key}[{i}]") for i, item in enumerate(raw))

@@ -15,9 +15,10 @@ from typing import Any
 from attrs import define
 from attrs import evolve as attrs_evolve
 
+from rulekit import graph
 from rulekit import nodes as n
 from rulekit.builtins import BUILTINS, BuiltinError, call_builtin
-from rulekit.checker import Checked, placeholders
+from rulekit.checker import ENUM_FUNCTIONS, GRAPH_FUNCTIONS, Checked, placeholders
 from rulekit.dice import DiceSource, Die, SeededDice
 from rulekit.errors import (
     RuleRuntimeError,
@@ -58,6 +59,7 @@ from rulekit.values import (
 )
 
 DEFAULT_STEP_BUDGET = 200_000
+MAX_NESTING = 250  # calls inside calls; far below Python's own recursion limit
 
 _ARITH: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add,
@@ -103,6 +105,7 @@ class Interpreter:
         self.depth = 0
         self.ref: n.RuleRef | None = None
         self.consts: dict[str, Any] = {}
+        self.entity_count = 0
         self.state = state if state is not None else self.initial_state()
 
     # ---- state ---------------------------------------------------------------------------
@@ -124,11 +127,13 @@ class Interpreter:
 
     def call(self, name: str, args: dict[str, Any]) -> Any:
         """Run a procedure, modifier list or table by name with already-read arguments."""
-        call = n.Call(name, tuple(n.Arg(_Given(v), k) for k, v in args.items()))  # type: ignore[arg-type]
+        self.steps = 0  # the step budget is per top-level call
+        call = n.Call(name, tuple(n.Arg(_Given(_frozen(v)), k) for k, v in args.items()))  # type: ignore[arg-type]
         return self.eval(call)
 
     def lookup(self, name: str, keys: dict[str, Any], roll: Any = None) -> Any:
         """Look up one cell; with ``roll`` None a table with its own roll throws it."""
+        self.steps = 0
         table = self.c.tables[name]
         values = []
         for dim in table.dims:
@@ -141,11 +146,14 @@ class Interpreter:
                 values.append(keys[dim.name])
         return self._lookup(table, values, table.decl.span)
 
-    def run_sequence(self) -> None:
+    def run_sequence(self, name: str | None = None) -> None:
         """One game turn: every segment and phase of the sequence of play, in order."""
-        seq = self.book.sequence
+        self.steps = 0  # the step budget is per turn
+        seq = self.book.sequences.get(name) if name else self.book.sequence
         if seq is None:
-            raise RuleRuntimeError([error("this rulebook has no sequence of play", None)])
+            raise RuleRuntimeError(
+                [error(f"this rulebook has no sequence of play {name or ''}", None)]
+            )
         with self._frame(Frame(seq.name, seq.ref, {})):
             self._seq_items(seq.items)
 
@@ -208,6 +216,19 @@ class Interpreter:
 
     @contextmanager
     def _frame(self, frame: Frame) -> Iterator[Frame]:
+        if len(self.frames) > MAX_NESTING:
+            raise StepBudgetExceeded(
+                [
+                    error(
+                        f"calls nest deeper than {MAX_NESTING}: the procedure does not finish",
+                        None,
+                        rule=frame.rule,
+                        context=f"in {frame.name}",
+                        hint="look for a procedure that calls itself without end; "
+                        "a 'while' loop may say it better",
+                    )
+                ]
+            )
         self.frames.append(frame)
         saved_ref = self.ref
         self.depth += 1
@@ -266,6 +287,10 @@ class Interpreter:
                     self._block(branch.body, branch.ref or inherited)
                     return
             self._block(stmt.otherwise, inherited)
+        elif isinstance(stmt, n.While):
+            while self._check(stmt.cond, stmt.ref):
+                self._step(stmt.span)
+                self._block(stmt.body, stmt.ref or inherited)
         elif isinstance(stmt, n.ForEach):
             self.ref = stmt.ref or base
             for value in self._iterate(self.eval(stmt.iterable), stmt.iterable.span):
@@ -287,14 +312,18 @@ class Interpreter:
                     ]
                 )
         elif isinstance(stmt, n.NoteStmt):
-            text = stmt.text
-            for dotted in placeholders(text):
-                head, *attrs = dotted.split(".")
-                value = self._name_value(head, stmt.span)
-                for attr in attrs:
-                    value = self._attr(value, attr, stmt.span)
-                text = text.replace("{" + dotted + "}", show(value))
+            text = self._interpolate(stmt.text, stmt.span)
             self.trace.add(NoteEvent(self.depth, text, _r(stmt.ref or self.frame.rule)))
+
+    def _interpolate(self, text: str, span: n.Span) -> str:
+        """Fill in ``{name}`` and ``{name.attr}`` with the values they name."""
+        for dotted in placeholders(text):
+            head, *attrs = dotted.split(".")
+            value = self._name_value(head, span)
+            for attr in attrs:
+                value = self._attr(value, attr, span)
+            text = text.replace("{" + dotted + "}", show(value))
+        return text
 
     def _traced_itself(self, expr: n.Expr) -> bool:
         """Rolls, look-ups, totals and procedure calls already show their value."""
@@ -308,7 +337,7 @@ class Interpreter:
 
     def _choose(self, stmt: n.Choose) -> None:
         options = self._iterate(self.eval(stmt.options), stmt.options.span)
-        default = self.eval(stmt.default) if stmt.default is not None else None
+        default = self._suggestion(stmt.default) if stmt.default is not None else None
         request = DecisionRequest(
             stmt.name, options, default, _r(self.ref), stmt.title, self._where(stmt.span)
         )
@@ -327,6 +356,14 @@ class Interpreter:
         )
         self.frame.locals[stmt.name] = choice
 
+    def _suggestion(self, expr: n.Expr) -> Any:
+        """A decision's default: the rulebook's advice, worked out off the record."""
+        mark = len(self.trace.events)
+        try:
+            return self.eval(expr)
+        finally:
+            del self.trace.events[mark:]
+
     def _assign(self, stmt: n.Assign) -> None:
         value = self.eval(stmt.value)
         head = stmt.target[0]
@@ -342,10 +379,7 @@ class Interpreter:
                 if track is not None:
                     new = clamp_track(unwrap(new), track.low, track.high)
                 self.state.values[head] = new
-                if not self._same(old, new):
-                    self.trace.add(
-                        SetEvent(self.depth, head, to_json(old), to_json(new), _r(self.ref))
-                    )
+                self._record_change(head, old, new)
                 return
             locals_[head] = value
             return
@@ -363,10 +397,34 @@ class Interpreter:
         old = obj.attrs[attr]
         new = self._combine(stmt.op, old, value, stmt.span)
         obj.attrs[attr] = new
-        if not self._same(old, new):
+        self._record_change(f"{obj}.{attr}", old, new)
+
+    def _record_change(self, target: str, old: Any, new: Any) -> None:
+        """A state change in the trace; a list change as what was added and removed."""
+        if self._same(old, new):
+            return
+        if isinstance(old, tuple) and isinstance(new, tuple):
+            removed = list(old)
+            added = []
+            for item in new:
+                match = next((i for i, x in enumerate(removed) if self._eq(x, item)), None)
+                if match is None:
+                    added.append(item)
+                else:
+                    removed.pop(match)
             self.trace.add(
-                SetEvent(self.depth, f"{obj}.{attr}", to_json(old), to_json(new), _r(self.ref))
+                SetEvent(
+                    self.depth,
+                    target,
+                    len(old),
+                    len(new),
+                    _r(self.ref),
+                    [to_json(a) for a in added],
+                    [to_json(r) for r in removed],
+                )
             )
+            return
+        self.trace.add(SetEvent(self.depth, target, to_json(old), to_json(new), _r(self.ref)))
 
     def _same(self, old: Any, new: Any) -> bool:
         return type(old) is type(new) and self._eq(old, new)
@@ -385,7 +443,9 @@ class Interpreter:
             return expr.value
         if isinstance(expr, n.Str):
             member = self.c.members.get(id(expr))
-            return member if member is not None else expr.value
+            if member is not None:
+                return member
+            return self._interpolate(expr.value, expr.span)
         if isinstance(expr, n.Bool):
             return expr.value
         if isinstance(expr, n.NoneLit):
@@ -396,6 +456,8 @@ class Interpreter:
             return self._attr(self.eval(expr.obj), expr.name, expr.span)
         if isinstance(expr, n.ListLit):
             return tuple(self.eval(i) for i in expr.items)
+        if isinstance(expr, n.ListComp):
+            return tuple(self._comprehend(expr.expr, expr.var, expr.iterable, expr.cond))
         if isinstance(expr, n.BinOp):
             left, right = self.eval(expr.left), self.eval(expr.right)
             if (
@@ -541,22 +603,29 @@ class Interpreter:
             )
         )
 
-    def _aggregate(self, expr: n.Aggregate) -> Any:
-        items = self._iterate(self.eval(expr.iterable), expr.iterable.span)
+    def _comprehend(
+        self, expr: n.Expr, var: str, iterable: n.Expr, cond: n.Expr | None
+    ) -> list[Any]:
+        """``expr for var in iterable if cond``: the loop variable does not leak out."""
+        items = self._iterate(self.eval(iterable), iterable.span)
         values = []
         frame = self.frame
-        saved = frame.locals.get(expr.var, _MISSING)
+        saved = frame.locals.get(var, _MISSING)
         try:
             for item in items:
-                frame.locals[expr.var] = item
-                if expr.cond is not None and not self._truth(self.eval(expr.cond)):
+                frame.locals[var] = item
+                if cond is not None and not self._truth(self.eval(cond)):
                     continue
-                values.append(self.eval(expr.expr))
+                values.append(self.eval(expr))
         finally:
             if saved is _MISSING:
-                frame.locals.pop(expr.var, None)
+                frame.locals.pop(var, None)
             else:
-                frame.locals[expr.var] = saved
+                frame.locals[var] = saved
+        return values
+
+    def _aggregate(self, expr: n.Aggregate) -> Any:
+        values = self._comprehend(expr.expr, expr.var, expr.iterable, expr.cond)
         if expr.func == "count":
             return sum(1 for v in values if self._truth(v))
         if expr.func == "any":
@@ -584,7 +653,8 @@ class Interpreter:
         drawn = []
         for _ in range(min(wanted, len(pool))):
             die = Die(f"draw from {name}", tuple(range(1, len(pool) + 1)), "draw")
-            position = self.dice.throw(die, self._where(expr.span))
+            # one item left is no chance at all: no die is thrown for it
+            position = 1 if len(pool) == 1 else self.dice.throw(die, self._where(expr.span))
             item = pool.pop(position - 1)
             drawn.append(item)
             self.trace.add(
@@ -639,7 +709,14 @@ class Interpreter:
     def _roll_terms(self, mod: n.RollMod) -> list[Term]:
         value = mod.value
         if isinstance(value, n.Call) and value.func in self.book.modifiers:
-            terms, _, _ = self._modifier_terms(value)
+            terms, total, clamped = self._modifier_terms(value)
+            if clamped:
+                # the list's clamp holds inside a roll too: a term brings the sum to the total
+                decl = self.book.modifiers[value.func]
+                low, high = decl.clamp or (None, None)
+                bounds = f"{'' if low is None else low}..{'' if high is None else high}"
+                correction = normalize(total - sum((t.value for t in terms), 0))
+                terms = [*terms, Term(correction, f"clamp {bounds}", _r(decl.ref))]
             return [Term(mod.sign * t.value, t.label, t.rule, t.provisional) for t in terms]
         amount = unwrap(self.eval(value))
         if isinstance(amount, bool) or not isinstance(amount, (int, Fraction)):
@@ -665,6 +742,22 @@ class Interpreter:
             return total
         if name in self.book.procedures:
             return self._procedure(call)
+        if name in self.book.kinds or name in self.book.records:
+            return self._construct(call)
+        if name in GRAPH_FUNCTIONS:
+            return self._graph_call(call)
+        if name in ENUM_FUNCTIONS:
+            value = unwrap(self.eval(call.args[0].value))
+            if not isinstance(value, EnumValue):
+                raise self.fail(f"{name}() takes a member of an enum, got {show(value)}", call.span)
+            size = len(self.book.enums[value.enum].members)
+            if name == "members_of":
+                return tuple(self.c.vocab.member_of(value.enum, i) for i in range(size))
+            return (
+                self.c.vocab.member_of(value.enum, value.index + 1)
+                if value.index + 1 < size
+                else None
+            )
         if name in BUILTINS:
             args = [self.eval(a.value) for a in call.args]
             try:
@@ -698,9 +791,40 @@ class Interpreter:
                 return member
         return value
 
+    def _graph_call(self, call: n.Call) -> Any:
+        """Distances and routes over a table of neighbours, traced as one event."""
+        graph_name = call.args[0].value.id  # type: ignore[union-attr]
+        table = self.c.tables[graph_name]
+        first, second = (self.eval(a.value) for a in call.args[1:])
+        if call.func == "distance":
+            result: Any = graph.distance(table, first, second)
+        elif call.func == "route":
+            result = graph.route(table, first, second) or ()
+        else:
+            result = graph.within(table, list(self._iterate(first, call.span)), unwrap(second))
+        if table.provisional_cells:
+            self.trace.used_provisional(
+                f"table {table.name}" + (f" [{table.rule}]" if table.rule else "")
+            )
+        shown = f"{call.func}({graph_name}, {show(first)}, {show(second)}) = {show(result)}"
+        self.trace.add(NoteEvent(self.depth, shown, table.rule))
+        return result
+
+    def _construct(self, call: n.Call) -> Entity | RecordValue:
+        record = self.book.records.get(call.func)
+        decl: n.KindDecl | n.RecordDecl = record or self.book.kinds[call.func]
+        params = tuple(n.Param(f.name, f.type, f.default, span=f.span) for f in decl.fields)
+        attrs = self._bind(call, params)
+        if record is not None:
+            return RecordValue(record.name, tuple((f.name, attrs[f.name]) for f in record.fields))
+        self.entity_count += 1
+        label = str(attrs.get("name") or f"{decl.name} {self.entity_count}")
+        return Entity(decl.name, attrs, label)
+
     def _procedure(self, call: n.Call) -> Any:
         decl = self.book.procedures[call.func]
         args = self._bind(call, decl.params)
+        start = len(self.trace.events)
         self.trace.add(
             CallEvent(
                 self.depth,
@@ -716,6 +840,10 @@ class Interpreter:
                 self._block(decl.body)
             except _Return as ret:
                 result = ret.value
+        if start > 0 and not any(isinstance(e, _EFFECTS) for e in self.trace.events[start:]):
+            # a pure helper (no roll, row, decision, draw, change or note): not worth a line
+            del self.trace.events[start:]
+            return result
         self.trace.add(ReturnEvent(self.depth, decl.name, to_json(result)))
         return result
 
@@ -864,6 +992,14 @@ class _Deferred:
 
 
 _MISSING = object()
+_EFFECTS = (RollEvent, LookupEvent, DecisionEvent, SetEvent, DrawEvent, NoteEvent, TotalEvent)
+
+
+def _frozen(value: Any) -> Any:
+    """Python lists given by a caller become the interpreter's immutable lists."""
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 def _r(ref: n.RuleRef | None) -> str | None:

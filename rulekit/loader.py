@@ -38,8 +38,13 @@ class Rulebook:
     tables: dict[str, n.TableDecl] = field(factory=dict)
     modifiers: dict[str, n.ModifiersDecl] = field(factory=dict)
     procedures: dict[str, n.ProcedureDecl] = field(factory=dict)
-    sequence: n.SequenceDecl | None = None
+    sequences: dict[str, n.SequenceDecl] = field(factory=dict)
     files: list[str] = field(factory=list)
+
+    @property
+    def sequence(self) -> n.SequenceDecl | None:
+        """The main sequence of play: the one named "turn", or the first declared."""
+        return self.sequences.get("turn") or next(iter(self.sequences.values()), None)
 
     def global_names(self) -> dict[str, object]:
         """Every name declared at the top level, whatever its kind."""
@@ -205,9 +210,9 @@ class _Loader:
             book.rounding = decl
             return
         if isinstance(decl, n.SequenceDecl):
-            if book.sequence is not None:
-                self._duplicate("sequence", decl.span, book.sequence.span)
-            book.sequence = decl
+            if decl.name in book.sequences:
+                self._duplicate(f"sequence {decl.name}", decl.span, book.sequences[decl.name].span)
+            book.sequences[decl.name] = decl
             return
         attr = _KIND_TABLES[type(decl)]
         name = decl.name  # type: ignore[union-attr]

@@ -168,6 +168,17 @@ class ListLit:
 
 
 @frozen
+class ListComp:
+    """``[expr for x in xs if cond]``: a new list (selecting pieces, e.g. subs at sea)."""
+
+    expr: Expr
+    var: str
+    iterable: Expr
+    cond: Expr | None = None
+    span: Span = span_field()
+
+
+@frozen
 class BinOp:
     """Arithmetic: ``+ - * /``."""
 
@@ -297,6 +308,7 @@ Expr = (
     | Attr
     | Call
     | ListLit
+    | ListComp
     | BinOp
     | UnaryOp
     | Compare
@@ -419,7 +431,17 @@ class ForEach:
     span: Span = span_field()
 
 
-Stmt = Let | Assign | Return | ExprStmt | Choose | Require | NoteStmt | Pass | If | ForEach
+@frozen
+class While:
+    """``while cond: ...``: repeats while the condition holds (the step budget bounds it)."""
+
+    cond: Expr
+    body: tuple[Stmt, ...]
+    ref: RuleRef | None = None
+    span: Span = span_field()
+
+
+Stmt = Let | Assign | Return | ExprStmt | Choose | Require | NoteStmt | Pass | If | ForEach | While
 
 
 # ---- declarations --------------------------------------------------------------
@@ -516,13 +538,14 @@ class TrackDecl:
 
 @frozen
 class StateDecl:
-    """A typed game-state variable."""
+    """A typed game-state variable; ``provisional`` when its initial value is not printed."""
 
     name: str
     type: TypeExpr
     initial: Expr | None = None
     ref: RuleRef | None = None
     title: str | None = None
+    provenance: Provenance | None = None
     span: Span = span_field()
 
 
@@ -675,6 +698,7 @@ class TableDecl:
     title: str | None = None
     provenance: Provenance | None = None
     notes: tuple[str, ...] = ()
+    default: Cell | None = None
     span: Span = span_field()
 
 

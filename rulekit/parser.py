@@ -10,7 +10,7 @@ from lark.exceptions import VisitError
 from lark.indenter import DedentError, Indenter
 
 from rulekit import nodes as n
-from rulekit.errors import RulekitError, SyntaxProblem, error
+from rulekit.errors import SyntaxProblem, error
 from rulekit.transformer import AstBuilder
 
 
@@ -135,9 +135,9 @@ def parse(text: str, path: str) -> n.Module:
             [error("this line's indentation matches no enclosing block", span)]
         ) from None
     except VisitError as exc:
-        if isinstance(exc.orig_exc, RulekitError):
-            raise exc.orig_exc from None
-        raise
+        # lark's wrapper never reaches a user: a rulekit error is shown as such, anything
+        # else is a bug in the transformer and surfaces as itself
+        raise exc.orig_exc from None
 
 
 def _dedent_line(text: str, message: str) -> int:

@@ -33,11 +33,14 @@ class Policy(Protocol):
 def _names(option: Any) -> list[str]:
     if isinstance(option, EnumValue):
         return [option.member, option.printed or option.member]
+    if isinstance(option, bool):
+        return [show(option), str(option).lower()]
     return [show(option)]
 
 
-def match_option(answer: str, request: DecisionRequest, where: str) -> Any:
+def match_option(answer: Any, request: DecisionRequest, where: str) -> Any:
     """The option whose name is ``answer`` (exactly, then ignoring case)."""
+    answer = show(answer) if not isinstance(answer, str) else answer
     for folded in (False, True):
         for option in request.options:
             names = _names(option)
@@ -49,8 +52,9 @@ def match_option(answer: str, request: DecisionRequest, where: str) -> Any:
     raise InputError(
         [
             error(
-                f"'{answer}' is not an option of decision '{request.name}' "
-                f"(options: {', '.join(show(o) for o in request.options)})",
+                f"'{answer}' is not an option of decision '{request.name}'"
+                + (f" [{request.rule}]" if request.rule else "")
+                + f" (options: {', '.join(show(o) for o in request.options)})",
                 where=where,
                 hint=did_you_mean(answer, known),
             )

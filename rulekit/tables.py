@@ -105,6 +105,7 @@ class CompiledTable:
     root: Node
     cells: int = 0
     provisional_cells: int = 0
+    default: Cell | None = None
 
     @property
     def name(self) -> str:
@@ -121,6 +122,8 @@ class CompiledTable:
             assert isinstance(node, Node)
             hit = node.find(value, dim.kind == "threshold")
             if hit is None:
+                if self.default is not None and dim.kind != "roll":
+                    return self.default, path  # a blank box of the chart
                 raise LookupMiss(dim, value, [k.printed for k, _ in node.entries])
             path.append(hit[0])
             node = hit[1]
@@ -206,6 +209,11 @@ class TableReader:
             except _Problem as p:
                 self.diags.append(p.diag)
         table = CompiledTable(self.decl, self.dims, root, self.cells, self.provisional)
+        if self.decl.default is not None:
+            try:
+                table.default = self.cell(self.decl.default, t.union(self.result, t.NONE))
+            except _Problem as p:
+                self.diags.append(p.diag)
         return table
 
     # A table body is a list of (key cells, value item) pairs, whatever the layout.
@@ -218,15 +226,6 @@ class TableReader:
                     yield from self._line_1d(line)
                 except _Problem as p:
                     self.diags.append(p.diag)
-            return
-        if arity != 2:
-            self.diags.append(
-                error(
-                    "a table has one or two dimensions",
-                    self.decl.span,
-                    hint="use records or lists in the cells for more",
-                )
-            )
             return
         if any(_is_header(line, self._dim_decls) for line in lines):
             yield from self._grid(lines)
@@ -265,18 +264,20 @@ class TableReader:
             yield [first.value], [i.value for i in rest]
 
     def _grid(self, lines: tuple[n.TableLine, ...]) -> Iterator[tuple[list[n.Cell], Any]]:
+        """Rows give one key per leading dimension; the header gives the last one's keys."""
+        lead = len(self.dims) - 1
         columns: list[n.Cell | None] | None = None
         for line in lines:
             if _is_header(line, self._dim_decls):
-                columns = [i.value for i in line.items[1:]]
+                columns = [i.value for i in line.items[lead:]]
                 continue
             if columns is None:
                 self.diags.append(error("a row before the header line", line.span))
                 continue
-            row_key = line.items[0].value
-            cells = line.items[1:]
-            if row_key is None:
-                self.diags.append(error("this row has no key", line.span))
+            keys = [i.value for i in line.items[:lead] if i.value is not None]
+            cells = line.items[lead:]
+            if len(keys) < lead:
+                self.diags.append(error(f"this row needs {lead} key(s) first", line.span))
                 continue
             if len(cells) != len(columns):
                 self.diags.append(
@@ -296,24 +297,28 @@ class TableReader:
                     continue
                 if item.value is None:
                     continue  # a blank cell: no entry
-                yield [row_key, col], item.value
+                yield [*keys, col], item.value
 
     def _ragged(self, line: n.TableLine) -> Iterator[tuple[list[n.Cell], Any]]:
-        first, rest = line.items[0], line.items[1:]
-        if first.value is None or first.key is not None:
+        """Rows give one key per leading dimension, then ``key: value`` for the last."""
+        lead = len(self.dims) - 1
+        keys, rest = line.items[:lead], line.items[lead:]
+        if len(keys) < lead or any(k.value is None or k.key is not None for k in keys):
+            example = " | ".join(d.name.upper() for d in self.dims[:-1])
             raise self.fail(
-                "each line starts with its row key",
+                f"each line starts with its {lead} row key(s)",
                 line.span,
-                hint=f"e.g. 'KEY | {self.dims[1].name}: value | ...', or add a header line",
+                hint=f"e.g. '{example} | {self.dims[-1].name}: value | ...', or add a header line",
             )
         for item in rest:
             if item.key is None:
                 raise self.fail(
-                    "expected 'key: value' after the row key",
+                    "expected 'key: value' after the row key(s)",
                     item.span,
                     hint="or start the table with a header line naming the columns",
                 )
-            yield [first.value, item.key], item.value
+            row: list[n.Cell] = [k.value for k in keys if k.value is not None]
+            yield [*row, item.key], item.value
 
     # ---- keys and cells -----------------------------------------------------------
 
@@ -344,7 +349,8 @@ class TableReader:
         if isinstance(item, list):  # several cells of a row: a record, column by column
             record = self._record_type(typ, item[0].span if item else self.decl.span)
             value = self._record(record, [(None, c) for c in item])
-            return Cell(value, to_json(value), provisional, span=item[0].span)
+            marked = provisional or any(self._has_mark(c) for c in item)
+            return Cell(value, to_json(value), marked, span=item[0].span)
         if isinstance(item, n.CellProvisional):
             return self.cell(item.value, typ, True)
         if isinstance(item, n.CellAction):
@@ -379,6 +385,9 @@ class TableReader:
                         "quote the text if the comma is part of it",
                     )
                 return tuple(self._value(i, list_t.item) for i in item.items)
+            listed = t.as_list(typ)
+            if isinstance(item, (n.CellTuple, n.CellRecord)) and listed is not None:
+                return (self._value(item, listed.item),)  # one record in a list cell
             if isinstance(item, n.CellTuple):
                 record = self._record_type(typ, item.span)
                 return self._record(record, [(None, c) for c in item.items])

@@ -101,11 +101,15 @@ class DecisionEvent:
 
 @frozen
 class SetEvent:
+    """A state change; for a list (a cup, a pool) what was added and removed."""
+
     depth: int
     target: str
     old: Any
     new: Any
     rule: str | None
+    added: list[Any] | None = None
+    removed: list[Any] | None = None
     event: str = "set"
 
 
@@ -239,6 +243,13 @@ def render_event(e: Event) -> str:
     if isinstance(e, CheckEvent):
         return f"{pad}check{_ref(e.rule)}: {e.condition}: {'yes' if e.result else 'no'}"
     if isinstance(e, SetEvent):
+        if e.added is not None or e.removed is not None:
+            parts = []
+            if e.added:
+                parts.append(f"+ {_show(e.added)}")
+            if e.removed:
+                parts.append(f"- {_show(e.removed)}")
+            return f"{pad}set {e.target}{_ref(e.rule)}: {'; '.join(parts) or 'reordered'}"
         return f"{pad}set {e.target}{_ref(e.rule)}: {_show(e.old)} -> {_show(e.new)}"
     return f"{pad}note{_ref(e.rule)}: {e.text}"
 

@@ -29,6 +29,13 @@ def _present(children: list[Any], kind: type | tuple[type, ...]) -> list[Any]:
     return [c for c in children if isinstance(c, kind)]
 
 
+class _Default:
+    """A table's ``default`` line while the table is being built."""
+
+    def __init__(self, cell: n.Cell) -> None:
+        self.cell = cell
+
+
 class _Opt:
     """Optional trailing parts of a declaration line: rule ref, title, provenance."""
 
@@ -134,9 +141,9 @@ class AstBuilder(Transformer[Token, n.Module]):
         )
 
     def state_decl(self, meta: Meta, c: list[Any]) -> n.StateDecl:
-        name, type_, initial, ref, title = c
+        name, type_, initial, ref, title, prov = c
         return n.StateDecl(
-            str(name), type_, initial, ref, self._title(title), span=self._span(name)
+            str(name), type_, initial, ref, self._title(title), prov, span=self._span(name)
         )
 
     def const_decl(self, meta: Meta, c: list[Any]) -> n.ConstDecl:
@@ -187,11 +194,14 @@ class AstBuilder(Transformer[Token, n.Module]):
         prov: n.Provenance | None = None
         notes: list[str] = []
         lines: list[n.TableLine] = []
+        default: n.Cell | None = None
         for x in c[5:]:
             if isinstance(x, n.Provenance):
                 prov = x
             elif isinstance(x, n.TableLine):
                 lines.append(x)
+            elif isinstance(x, _Default):
+                default = x.cell
             else:
                 notes.append(x)
         return n.TableDecl(
@@ -203,6 +213,7 @@ class AstBuilder(Transformer[Token, n.Module]):
             self._title(title),
             prov,
             tuple(notes),
+            default,
             span=self._span(name),
         )
 
@@ -220,6 +231,9 @@ class AstBuilder(Transformer[Token, n.Module]):
 
     def table_provisional(self, meta: Meta, c: list[Any]) -> n.Provenance:
         return n.Provenance(_string(c[0]) if c[0] is not None else "")
+
+    def table_default(self, meta: Meta, c: list[Any]) -> _Default:
+        return _Default(c[0])
 
     def table_note(self, meta: Meta, c: list[Any]) -> str:
         return _string(c[0])
@@ -372,6 +386,9 @@ class AstBuilder(Transformer[Token, n.Module]):
     def suite(self, meta: Meta, c: list[Any]) -> tuple[n.Stmt, ...]:
         return tuple(c)
 
+    def while_stmt(self, meta: Meta, c: list[Any]) -> n.While:
+        return n.While(c[0], c[2], c[1], span=self._span(meta))
+
     def for_stmt(self, meta: Meta, c: list[Any]) -> n.ForEach:
         return n.ForEach(str(c[0]), c[1], c[3], c[2], span=self._span(meta))
 
@@ -459,6 +476,9 @@ class AstBuilder(Transformer[Token, n.Module]):
 
     def list_lit(self, meta: Meta, c: list[Any]) -> n.ListLit:
         return n.ListLit(tuple(x for x in c if x is not None), span=self._span(meta))
+
+    def list_comp(self, meta: Meta, c: list[Any]) -> n.ListComp:
+        return n.ListComp(c[0], str(c[1]), c[2], c[3], span=self._span(meta))
 
     def call(self, meta: Meta, c: list[Any]) -> n.Call:
         return n.Call(str(c[0]), tuple(a for a in c[1:] if a is not None), span=self._span(meta))

@@ -85,6 +85,7 @@ NONE = Prim("none")
 ROLL = Prim("roll")
 ANY = Prim("any")
 RANGE = Prim("range")
+TABLE = Prim("table")  # a table passed as a value (a graph for distance/route/within)
 
 PRIMITIVES = {t.name: t for t in (INT, NUMBER, TEXT, BOOL, NONE, ANY, RANGE)}
 
@@ -108,7 +109,26 @@ def union(*types: Type) -> Type:
 
 
 def is_numeric(t: Type) -> bool:
-    return all(o in (INT, NUMBER, ROLL, ANY) for o in options(t))
+    """Numbers, rolls, and "int or none" (a none met at run time is reported there)."""
+    present = [o for o in options(t) if o != NONE and not isinstance(o, MarkerT)] or [NONE]
+    return all(o in (INT, NUMBER, ROLL, ANY) for o in present)
+
+
+def numeric_part(t: Type) -> Type:
+    """``int or none`` / ``int or X`` -> ``int``: what arithmetic on it gives."""
+    present = [o for o in options(t) if o != NONE and not isinstance(o, MarkerT)]
+    return union(*present) if present else t
+
+
+def as_list(t: Type) -> ListT | None:
+    """The list type of ``t``: a list, or a union of lists (and none)."""
+    if isinstance(t, ListT):
+        return t
+    lists = [o for o in options(t) if isinstance(o, ListT)]
+    others = [o for o in options(t) if not isinstance(o, ListT) and o != NONE]
+    if lists and not others:
+        return ListT(union(*(x.item for x in lists)))
+    return None
 
 
 def assignable(src: Type, dst: Type) -> bool:
@@ -116,7 +136,9 @@ def assignable(src: Type, dst: Type) -> bool:
     if src == ANY or dst == ANY:
         return True
     if isinstance(src, UnionT):
-        return all(assignable(o, dst) for o in src.options)
+        # "T or none" is accepted where T is wanted: a none met at run time is reported there
+        present = [o for o in src.options if o != NONE] or [NONE]
+        return all(assignable(o, dst) for o in present)
     if isinstance(dst, UnionT):
         return any(assignable(src, o) for o in dst.options)
     if src == dst:

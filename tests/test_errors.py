@@ -251,7 +251,8 @@ def test_given_file_not_toml(tmp_path: Path) -> None:
 def test_missing_input() -> None:
     result = run_cli("resolve", RULEBOOKS / "silent_war", "attack_round")
     assert result.exit_code == 1
-    assert "procedure attack_round needs sub, display" in result.stderr
+    assert "procedure attack_round needs sub" in result.stderr
+    assert "hint: give --at sub=VALUE or put sub in a --given file" in result.stderr
 
 
 def test_decision_answer_must_be_an_option(make_rulebook: Callable[..., Path]) -> None:

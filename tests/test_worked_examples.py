@@ -165,7 +165,7 @@ def test_torpedo_improved_at_95_waits_for_270(silent_war: Checked, snapshot: Any
         waiting = resolve(
             silent_war, "torpedo_improvement_phase", at=["torpedo=-1", f"ships_sunk={ships}"]
         )
-        assert str(waiting.result) == "no_roll" and not events(waiting, "roll")
+        assert str(waiting.result) == "no_attempt" and not events(waiting, "roll")
     at_270 = resolve(
         silent_war, "torpedo_improvement_phase", at=["torpedo=-1", "ships_sunk=270"], dice=[9]
     )
