@@ -223,6 +223,10 @@ class Checker:
         for state in self.book.states.values():
             if state.initial is not None:
                 self._expect(state.initial, self.globals[state.name], scope, "the initial value")
+            if state.provenance is not None:
+                self.provisional.append(
+                    ProvisionalItem(f"state {state.name}", state.span, 1, state.provenance.reason)
+                )
         for const in self.book.consts.values():
             declared = self.globals[const.name] if const.type is not None else None
             found = self.infer(const.value, scope, declared)

@@ -54,18 +54,22 @@ class Sources:
     """The text of every file read, so diagnostics can quote the offending line."""
 
     texts: dict[str, str] = field(factory=dict)
+    _lines: dict[str, list[str]] = field(factory=dict)
 
     def add(self, path: str, text: str) -> None:
         self.texts[path] = text
+        self._lines.pop(path, None)
 
     def line(self, path: str, number: int) -> str | None:
-        text = self.texts.get(path)
-        if text is None:
-            try:
-                text = Path(path).read_text(encoding="utf-8")
-            except OSError:
-                return None
-        lines = text.splitlines()
+        lines = self._lines.get(path)
+        if lines is None:
+            text = self.texts.get(path)
+            if text is None:
+                try:
+                    text = Path(path).read_text(encoding="utf-8")
+                except OSError:
+                    return None
+            lines = self._lines[path] = text.splitlines()
         if 1 <= number <= len(lines):
             return lines[number - 1]
         return None

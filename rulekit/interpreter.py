@@ -7,6 +7,7 @@ policy, so the same rulebook, dice and decisions always give the same trace.
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
@@ -59,7 +60,8 @@ from rulekit.values import (
 )
 
 DEFAULT_STEP_BUDGET = 200_000
-MAX_NESTING = 250  # calls inside calls; far below Python's own recursion limit
+MAX_NESTING = 200  # calls inside calls, each a dozen or so Python frames deep
+PYTHON_RECURSION_LIMIT = 12_000  # room for MAX_NESTING calls
 
 _ARITH: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add,
@@ -94,6 +96,8 @@ class Interpreter:
         state: GameState | None = None,
         max_steps: int = DEFAULT_STEP_BUDGET,
     ) -> None:
+        if sys.getrecursionlimit() < PYTHON_RECURSION_LIMIT:
+            sys.setrecursionlimit(PYTHON_RECURSION_LIMIT)
         self.c = checked
         self.book = checked.book
         self.dice = dice if dice is not None else SeededDice(None)
@@ -106,6 +110,11 @@ class Interpreter:
         self.ref: n.RuleRef | None = None
         self.consts: dict[str, Any] = {}
         self.entity_count = 0
+        self.changed: set[str] = set()  # state variables written since the start
+        self._provisional_fields = {
+            kind.name: {f.name for f in kind.fields if f.provenance is not None}
+            for kind in self.book.kinds.values()
+        }
         self.state = state if state is not None else self.initial_state()
 
     # ---- state ---------------------------------------------------------------------------
@@ -379,6 +388,7 @@ class Interpreter:
                 if track is not None:
                     new = clamp_track(unwrap(new), track.low, track.high)
                 self.state.values[head] = new
+                self.changed.add(head)
                 self._record_change(head, old, new)
                 return
             locals_[head] = value
@@ -437,65 +447,40 @@ class Interpreter:
     # ---- expressions ---------------------------------------------------------------------
 
     def eval(self, expr: n.Expr) -> Any:
-        if isinstance(expr, _Given):
-            return expr.value
-        if isinstance(expr, n.Num):
-            return expr.value
-        if isinstance(expr, n.Str):
-            member = self.c.members.get(id(expr))
-            if member is not None:
-                return member
-            return self._interpolate(expr.value, expr.span)
-        if isinstance(expr, n.Bool):
-            return expr.value
-        if isinstance(expr, n.NoneLit):
-            return None
-        if isinstance(expr, n.Name):
-            return self._name_value(expr.id, expr.span, expr)
-        if isinstance(expr, n.Attr):
-            return self._attr(self.eval(expr.obj), expr.name, expr.span)
-        if isinstance(expr, n.ListLit):
-            return tuple(self.eval(i) for i in expr.items)
-        if isinstance(expr, n.ListComp):
-            return tuple(self._comprehend(expr.expr, expr.var, expr.iterable, expr.cond))
-        if isinstance(expr, n.BinOp):
-            left, right = self.eval(expr.left), self.eval(expr.right)
-            if (
-                expr.op == "+"
-                and isinstance(unwrap(left), tuple)
-                and isinstance(unwrap(right), tuple)
-            ):
-                return unwrap(left) + unwrap(right)
-            return self._arith(expr.op, left, right, expr.span)
-        if isinstance(expr, n.UnaryOp):
-            return self._arith("-", 0, self.eval(expr.operand), expr.span)
-        if isinstance(expr, n.Compare):
-            return self._compare(expr)
-        if isinstance(expr, n.BoolOp):
-            left = self._truth(self.eval(expr.left))
-            if expr.op == "and":
-                return left and self._truth(self.eval(expr.right))
-            return left or self._truth(self.eval(expr.right))
-        if isinstance(expr, n.Not):
-            return not self._truth(self.eval(expr.operand))
-        if isinstance(expr, n.IfExpr):
-            branch = expr.then if self._truth(self.eval(expr.cond)) else expr.otherwise
-            return self.eval(branch)
-        if isinstance(expr, n.Roll):
-            return self.roll(expr.dice, expr.mods, expr.span)
-        if isinstance(expr, n.Draw):
-            return self._draw(expr)
-        if isinstance(expr, n.Aggregate):
-            return self._aggregate(expr)
-        if isinstance(expr, n.Call):
-            return self._call(expr)
-        raise AssertionError(expr)
+        """The value of an expression (dispatched on the node's type)."""
+        return _EVAL[type(expr)](self, expr)
+
+    def _eval_str(self, expr: n.Str) -> Any:
+        member = self.c.members.get(id(expr))
+        if member is not None:
+            return member
+        return self._interpolate(expr.value, expr.span) if "{" in expr.value else expr.value
+
+    def _eval_binop(self, expr: n.BinOp) -> Any:
+        left, right = self.eval(expr.left), self.eval(expr.right)
+        if expr.op == "+" and isinstance(unwrap(left), tuple) and isinstance(unwrap(right), tuple):
+            return unwrap(left) + unwrap(right)
+        return self._arith(expr.op, left, right, expr.span)
+
+    def _eval_boolop(self, expr: n.BoolOp) -> bool:
+        left = self._truth(self.eval(expr.left))
+        if expr.op == "and":
+            return left and self._truth(self.eval(expr.right))
+        return left or self._truth(self.eval(expr.right))
+
+    def _eval_if(self, expr: n.IfExpr) -> Any:
+        branch = expr.then if self._truth(self.eval(expr.cond)) else expr.otherwise
+        return self.eval(branch)
 
     def _name_value(self, name: str, span: n.Span, node: n.Name | None = None) -> Any:
-        for frame in (self.frame,):
-            if name in frame.locals:
-                return frame.locals[name]
+        local = self.frames[-1].locals
+        if name in local:
+            return local[name]
         if name in self.state.values:
+            decl = self.book.states.get(name)
+            if decl is not None and decl.provenance is not None and name not in self.changed:
+                where = f" [{decl.ref.text}]" if decl.ref else ""
+                self.trace.used_provisional(f"state {name}{where}")
             return self.state.values[name]
         if name in self.book.consts:
             return self._const(name)
@@ -534,12 +519,9 @@ class Interpreter:
                 return obj.dice
         if isinstance(obj, Entity):
             if name in obj.attrs:
-                value = obj.attrs[name]
-                kind = self.book.kinds.get(obj.kind)
-                fdecl = next((f for f in kind.fields if f.name == name), None) if kind else None
-                if fdecl is not None and fdecl.provenance is not None:
+                if name in self._provisional_fields.get(obj.kind, ()):
                     self.trace.used_provisional(f"{obj.kind}.{name} of {obj}")
-                return value
+                return obj.attrs[name]
             raise self.fail(f"{obj} has no '{name}'", span)
         if isinstance(obj, RecordValue):
             try:
@@ -992,6 +974,29 @@ class _Deferred:
 
 
 _MISSING = object()
+
+# How each kind of expression is evaluated: one dictionary look-up instead of a chain of tests.
+_EVAL: dict[type, Callable[[Interpreter, Any], Any]] = {
+    _Given: lambda i, e: e.value,
+    n.Num: lambda i, e: e.value,
+    n.Str: Interpreter._eval_str,
+    n.Bool: lambda i, e: e.value,
+    n.NoneLit: lambda i, e: None,
+    n.Name: lambda i, e: i._name_value(e.id, e.span, e),
+    n.Attr: lambda i, e: i._attr(i.eval(e.obj), e.name, e.span),
+    n.ListLit: lambda i, e: tuple(i.eval(x) for x in e.items),
+    n.ListComp: lambda i, e: tuple(i._comprehend(e.expr, e.var, e.iterable, e.cond)),
+    n.BinOp: Interpreter._eval_binop,
+    n.UnaryOp: lambda i, e: i._arith("-", 0, i.eval(e.operand), e.span),
+    n.Compare: Interpreter._compare,
+    n.BoolOp: Interpreter._eval_boolop,
+    n.Not: lambda i, e: not i._truth(i.eval(e.operand)),
+    n.IfExpr: Interpreter._eval_if,
+    n.Roll: lambda i, e: i.roll(e.dice, e.mods, e.span),
+    n.Draw: Interpreter._draw,
+    n.Aggregate: Interpreter._aggregate,
+    n.Call: Interpreter._call,
+}
 _EFFECTS = (RollEvent, LookupEvent, DecisionEvent, SetEvent, DrawEvent, NoteEvent, TotalEvent)
 
 

@@ -59,9 +59,19 @@ class Node:
 
     dim: int
     entries: list[tuple[Key, Node | Cell]] = field(factory=list)
+    _exact: dict[Any, tuple[Key, Node | Cell]] | None = field(default=None, init=False)
 
     def find(self, value: Any, threshold: bool) -> tuple[Key, Node | Cell] | None:
         v = unwrap(value)
+        if not threshold and self.entries and self.entries[0][0].kind == "exact":
+            if self._exact is None:  # built on first use: exact keys by value
+                self._exact = {}
+                for key, child in self.entries:
+                    self._exact.setdefault(key.value, (key, child))
+            try:
+                return self._exact.get(v)
+            except TypeError:  # an unhashable value matches no key
+                return None
         if threshold:
             best: tuple[Key, Node | Cell] | None = None
             for key, child in self.entries:

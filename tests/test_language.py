@@ -37,8 +37,13 @@ def test_grammar_is_lalr_without_conflicts() -> None:
 
 def test_includes_and_provenance_counted(book: Checked) -> None:
     assert [Path(f).name for f in book.book.files] == ["rulebook.rk", "vocabulary.rk", "tables.rk"]
-    assert book.provisional_count == 3
-    assert sorted(p.what for p in book.provisional) == ["boat.speed", "const ratio", "table grid"]
+    assert book.provisional_count == 4
+    assert sorted(p.what for p in book.provisional) == [
+        "boat.speed",
+        "const ratio",
+        "state guess",
+        "table grid",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -240,3 +245,37 @@ def test_draw_from_an_empty_pool_is_an_error(book: Checked, tmp_path: Path) -> N
     with pytest.raises(RuleRuntimeError) as caught:
         resolve(book, "draw_ships", given=str(given), at=["n=0"])
     assert caught.value.diagnostics[0].message == "cannot draw from cup: it is empty"
+
+
+def test_provisional_state_is_counted_and_reported_until_changed(tmp_path: Path) -> None:
+    book = load(str(GOLDEN))
+    assert any(p.what == "state guess" for p in book.provisional)
+    interp = Interpreter(book)
+    assert interp.trace.provisional_used == []  # setting up the state reads nothing
+    from rulekit import nodes as n
+
+    assert interp.eval(n.Name("guess")) == 4
+    assert interp.trace.provisional_used == ["state guess [2.10]"]
+
+
+def test_clamp_holds_inside_a_roll(book: Checked) -> None:
+    # search_drm is clamped to -3..3: bonus 5 + Elite 1 + 3 pips = 9 -> 3
+    outcome = resolve(book, "search", at=["bonus=5", "crew=Elite"], dice=[1, 1])
+    roll = next(e for e in outcome.trace.events if e.event == "roll")
+    assert roll.total == 2 + 3
+    assert roll.modifiers[-1].label == "clamp -3..3"
+
+
+def test_while_loop_and_nesting_limit(make_rulebook: Any) -> None:
+    from rulekit.errors import StepBudgetExceeded
+
+    root = make_rulebook(
+        'rulebook "W"\nprocedure count_to(n: int) -> int [1.0]\n    let i = 0\n'
+        "    while i < n:\n        i += 1\n    return i\n"
+        "procedure deep(n: int) -> int [2.0]\n    return deep(n + 1)\n"
+    )
+    checked = load(str(root))
+    assert resolve(checked, "count_to", at=["n=7"]).result == 7
+    with pytest.raises(StepBudgetExceeded) as caught:
+        resolve(checked, "deep", at=["n=0"])
+    assert "calls nest deeper than" in caught.value.diagnostics[0].message
