@@ -25,7 +25,8 @@ from rulekit.values import show, to_json
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-out = Console(highlight=False, soft_wrap=True)
+# Output to a file or pipe is not squeezed into 80 columns.
+out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
@@ -371,6 +372,287 @@ def resolve_cmd(
         out.print(Text("used provisional values (not printed in the rules):"))
         for item in outcome.trace.provisional_used:
             out.print(Text(f"  {item}"))
+
+
+@main.command("run")
+@click.argument("rulebook")
+@click.option(
+    "--scenario",
+    "scenario",
+    metavar="NAME|FILE",
+    help="A scenario of the rulebook (default: its own).",
+)
+@click.option(
+    "--seed", "seed", type=int, help="Seed for the dice (one is picked and shown if none)."
+)
+@click.option("--turns", "turns", type=int, help="Play at most this many turns now.")
+@click.option(
+    "--policy",
+    "policy",
+    default=None,
+    metavar="P",
+    help="default, random, interactive or scripted:FILE.toml  [default: default]",
+)
+@click.option("--save", "save", metavar="FILE", help="Save the game when this run stops.")
+@click.option("--resume", "resume", metavar="FILE", help="Continue a saved game.")
+@click.option("--trace", "trace", metavar="FILE", help="Write every event as JSON lines.")
+@click.option(
+    "--explain", "explain", is_flag=True, help="Print every turn's rolls, rows and rules."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@reports_errors
+def run_cmd(
+    rulebook: str,
+    scenario: str | None,
+    seed: int | None,
+    turns: int | None,
+    policy: str | None,
+    save: str | None,
+    resume: str | None,
+    trace: str | None,
+    explain: bool,
+    as_json: bool,
+) -> None:
+    """Play a scenario turn after turn through the rulebook's sequence of play."""
+    from rulekit.runner import (
+        make_policy,
+        new_game,
+        resume_game,
+        trace_header,
+        write_trace_footer,
+    )
+    from rulekit.trace import render_event
+
+    checked = load(rulebook)
+    holder: dict[str, Any] = {}
+
+    def context() -> list[str]:
+        game = holder.get("game")
+        return [render_event(e) for e in game.interp.trace.events[-8:]] if game else []
+
+    def ask(prompt: str) -> str:
+        err.print(Text(prompt), end="")
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line
+
+    spec = policy or "default"
+    chosen = None
+    if spec == "interactive":
+        chosen = make_policy(spec, seed, ask, lambda text: err.print(Text(text)), context)
+    if resume is not None:
+        if scenario is not None:
+            raise InputError(
+                [
+                    error(
+                        "--resume continues a saved game: it has its own scenario",
+                        where="--scenario",
+                    )
+                ]
+            )
+        game = resume_game(checked, resume, policy, chosen)
+    else:
+        game = new_game(checked, scenario, seed, spec, chosen)
+    holder["game"] = game
+    sink = open(trace, "w", encoding="utf-8") if trace else None  # noqa: SIM115 - closed below
+    try:
+        if sink is not None:
+            import json as _json
+
+            sink.write(_json.dumps(trace_header(game, rulebook, resume), sort_keys=True) + "\n")
+        result = game.play(turns, sink, _explain if explain and not as_json else None)
+        if sink is not None:
+            write_trace_footer(sink, result)
+    except RulekitError as exc:
+        exc.sources = checked.book.sources  # type: ignore[attr-defined]
+        raise
+    finally:
+        if sink is not None:
+            sink.close()
+    if save:
+        game.save(save)
+    if as_json:
+        import cattrs
+
+        _emit_json(cattrs.Converter().unstructure(result))
+        return
+    _print_run(result, save)
+
+
+def _explain(turn: int, events: list[Any]) -> None:
+    from rulekit.trace import render_event
+
+    out.print(Text(f"--- turn {turn}", style="bold"))
+    for e in events:
+        out.print(Text(render_event(e)))
+
+
+def _print_run(result: Any, save: str | None) -> None:
+    out.print(Text(f"{result.title} ({result.rulebook} {result.edition})"))
+    if result.provisional_scenario:
+        out.print(Text(f"provisional scenario: {result.provisional_scenario}"))
+    if result.reports:
+        names = list(result.reports[0].values)
+        grid = Table(show_lines=False, caption="state at the end of each turn")
+        grid.add_column("turn", justify="right")
+        for name in names:
+            grid.add_column(name)
+        for report in result.reports:
+            grid.add_row(str(report.turn), *(show_json(report.values[n]) for n in names))
+        out.print(grid)
+    out.print(Text(f"turns played: {result.played} (turn {result.turns} of the scenario)"))
+    for name, value in result.final.items():
+        out.print(Text(f"  {name}: {show_json(value)}"))
+    out.print(Text(f"result: {result.ended or 'not over yet'}"))
+    out.print(Text(f"seed: {result.seed}"))
+    if result.provisional_used:
+        out.print(
+            Text(
+                f"used {len(result.provisional_used)} provisional value(s) "
+                "not printed in the rules:"
+            )
+        )
+        for place, count in _grouped(result.provisional_used):
+            out.print(Text(f"  {place}: {count}"))
+    if save:
+        out.print(Text(f"saved to {save}"))
+
+
+def _grouped(items: list[str]) -> list[tuple[str, int]]:
+    """ "table war_mix (WP1 / AO) [3.11]" and the like, counted per table."""
+    counts: dict[str, int] = {}
+    for item in items:
+        key = item
+        if " (" in item:  # a table cell: count it under its table
+            rule = item[item.rfind(" [") :] if item.endswith("]") else ""
+            key = item.split(" (")[0] + rule
+        counts[key] = counts.get(key, 0) + 1
+    return list(counts.items())
+
+
+def show_json(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(show_json(v) for v in value)
+    if value is None:
+        return "none"
+    return str(value)
+
+
+@main.command("replay")
+@click.argument("trace")
+@click.option("--rulebook", "rulebook", help="The rulebook, if not where the trace says.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@reports_errors
+def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
+    """Re-run a recorded game from its trace and confirm it ends in the same state."""
+    import json as _json
+
+    from rulekit.runner import replay
+
+    try:
+        with open(trace, encoding="utf-8") as handle:
+            header = _json.loads(handle.readline() or "{}")
+    except (OSError, ValueError):
+        raise InputError([error(f"'{trace}' is not a rulekit trace", where="replay")]) from None
+    checked = load(rulebook or header.get("rulebook", ""))
+    report = replay(checked, trace)
+    if as_json:
+        _emit_json(
+            {
+                "ok": True,
+                "turns": report.turns,
+                "events": report.events,
+                "state_hash": report.state_hash,
+            }
+        )
+        return
+    out.print(
+        Text(
+            f"replay matches: {report.turns} turn(s), {report.events} event(s), "
+            f"end state {report.state_hash[:16]}"
+        )
+    )
+
+
+@main.command("simulate")
+@click.argument("rulebook")
+@click.option("--runs", "runs", type=click.IntRange(min=1), required=True, help="How many games.")
+@click.option(
+    "--workers",
+    "workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes.",
+)
+@click.option(
+    "--seed", "seed", type=int, default=0, show_default=True, help="Seed of the first game."
+)
+@click.option(
+    "--scenario", "scenario", metavar="NAME|FILE", help="A scenario (default: the rulebook's)."
+)
+@click.option("--policy", "policy", default="default", show_default=True, help="default or random.")
+@click.option("--turns", "turns", type=int, help="Stop each game after this many turns.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@reports_errors
+def simulate_cmd(
+    rulebook: str,
+    runs: int,
+    workers: int,
+    seed: int,
+    scenario: str | None,
+    policy: str,
+    turns: int | None,
+    as_json: bool,
+) -> None:
+    """Monte Carlo: many games over seeds, with summary statistics."""
+    from rich.progress import Progress
+
+    from rulekit.simulate import simulate
+
+    if policy not in ("default", "random"):
+        raise InputError(
+            [
+                error(
+                    f"simulate plays without a player: '{policy}' cannot be used",
+                    where="--policy",
+                    hint="use default or random",
+                )
+            ]
+        )
+    checked = load(rulebook)  # check it (and the scenario) before starting workers
+    from rulekit.scenario import find_scenario
+
+    find_scenario(checked, scenario or checked.book.default_scenario or "")
+    with Progress(console=err, transient=True, disable=as_json) as bar:
+        task = bar.add_task("simulating", total=runs)
+        result = simulate(
+            rulebook, scenario, runs, seed, workers, policy, turns, lambda n: bar.advance(task, n)
+        )
+    if as_json:
+        import cattrs
+
+        data = cattrs.Converter().unstructure(result)
+        _emit_json(data)
+        return
+    grid = Table(title=f"{runs} games, seeds {seed}..{seed + runs - 1}")
+    for column in ("value", "mean", "sd", "min", "p5", "median", "p95", "max"):
+        grid.add_column(column, justify="right" if column != "value" else "left")
+    for stat in result.stats:
+        grid.add_row(
+            stat.name,
+            f"{stat.mean:.2f}",
+            f"{stat.sd:.2f}",
+            f"{stat.min:g}",
+            f"{stat.p5:g}",
+            f"{stat.p50:g}",
+            f"{stat.p95:g}",
+            f"{stat.max:g}",
+        )
+    out.print(grid)
+    for ending, count in result.endings.items():
+        out.print(Text(f"  {count:>5}  {ending}"))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -39,9 +39,16 @@ def _parents(table: CompiledTable, starts: list[Any], limit: int | None = None) 
     return parents
 
 
+def _tree(table: CompiledTable, start: Any) -> dict[Any, Any]:
+    """The search tree from one start, computed once per table: tables never change."""
+    if start not in table.trees:
+        table.trees[start] = _parents(table, [start])
+    return table.trees[start]
+
+
 def route(table: CompiledTable, start: Any, goal: Any) -> tuple[Any, ...] | None:
     """The shortest route from start to goal, both included; None when there is none."""
-    parents = _parents(table, [start])
+    parents = _tree(table, start)
     if goal not in parents:
         return None
     path = [goal]

@@ -351,7 +351,10 @@ class Interpreter:
             stmt.name, options, default, _r(self.ref), stmt.title, self._where(stmt.span)
         )
         choice, by = self.policy.decide(request)
-        if not any(self._eq(choice, o) for o in options):
+        index = next((i for i, o in enumerate(options) if o is choice), None)
+        if index is None:
+            index = next((i for i, o in enumerate(options) if self._eq(choice, o)), None)
+        if index is None:
             raise self.fail(f"the policy chose {show(choice)}, which is not an option", stmt.span)
         self.trace.add(
             DecisionEvent(
@@ -361,6 +364,7 @@ class Interpreter:
                 to_json(choice),
                 by,
                 _r(self.ref),
+                index,
             )
         )
         self.frame.locals[stmt.name] = choice

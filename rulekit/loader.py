@@ -26,6 +26,7 @@ class Rulebook:
     sources: Sources
     name: str = ""
     edition: str | None = None
+    default_scenario: str | None = None
     dice: dict[str, n.DiceDecl] = field(factory=dict)
     rounding: n.Rounding | None = None
     enums: dict[str, n.EnumDecl] = field(factory=dict)
@@ -203,6 +204,7 @@ class _Loader:
         if isinstance(decl, n.RulebookHeader):
             if not book.name:
                 book.name, book.edition = decl.name, decl.edition
+                book.default_scenario = decl.scenario
             return
         if isinstance(decl, n.Rounding):
             if book.rounding is not None:

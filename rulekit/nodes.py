@@ -453,6 +453,7 @@ class RulebookHeader:
 
     name: str
     edition: str | None = None
+    scenario: str | None = None  # the scenario `rulekit run` plays by default
     span: Span = span_field()
 
 

@@ -39,6 +39,9 @@ def build_parser(strict: bool = False) -> Lark:
         propagate_positions=True,
         maybe_placeholders=True,
         strict=strict,
+        # Building the LALR tables takes most of a second; lark keeps them in the
+        # temp directory keyed by grammar text and options.
+        cache=not strict,
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from attrs import define, field, frozen
@@ -99,3 +101,112 @@ class ScriptedPolicy:
                 self.used[request.name] = index + 1
                 return match_option(given[index], request, f"--decide {request.name}"), "given"
         return self.fallback.decide(request)
+
+
+@define
+class StrictScriptedPolicy:
+    """Answers from a script file only: a decision without an answer is an error."""
+
+    answers: dict[str, list[str]]
+    source: str
+    used: dict[str, int] = field(factory=dict)
+
+    def decide(self, request: DecisionRequest) -> tuple[Any, str]:
+        given = self.answers.get(request.name, [])
+        index = self.used.get(request.name, 0)
+        if index >= len(given):
+            raise InputError(
+                [
+                    error(
+                        f"the script has no answer for decision '{request.name}'"
+                        + (f" [{request.rule}]" if request.rule else "")
+                        + f" (number {index + 1}) at {request.where}",
+                        where=self.source,
+                        hint=f"add {request.name} = [...] with options from: "
+                        + ", ".join(show(o) for o in request.options),
+                    )
+                ]
+            )
+        self.used[request.name] = index + 1
+        return match_option(given[index], request, f"{self.source}: {request.name}"), "script"
+
+
+@define
+class RandomPolicy:
+    """Chooses uniformly among the legal options, from its own seeded generator.
+
+    It never sees the dice: a game's dice and its random choices are independent streams.
+    """
+
+    seed: int | None = None
+    rng: random.Random = field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.rng = random.Random(f"policy:{self.seed}")
+
+    def decide(self, request: DecisionRequest) -> tuple[Any, str]:
+        return request.options[self.rng.randrange(len(request.options))], "random"
+
+
+@define
+class ReplayPolicy:
+    """Answers with the option positions a trace recorded, in order, as their decider did."""
+
+    indices: list[int]
+    deciders: list[str] = field(factory=list)
+    used: int = 0
+
+    def decide(self, request: DecisionRequest) -> tuple[Any, str]:
+        if self.used >= len(self.indices):
+            raise InputError(
+                [error(f"the trace has no more decisions for '{request.name}'", where="replay")]
+            )
+        index = self.indices[self.used]
+        self.used += 1
+        if not 0 <= index < len(request.options):
+            raise InputError(
+                [
+                    error(
+                        f"the trace's decision '{request.name}' has no option {index}",
+                        where="replay",
+                    )
+                ]
+            )
+        by = self.deciders[self.used - 1] if self.used - 1 < len(self.deciders) else "replay"
+        return request.options[index], by
+
+
+@define
+class InteractivePolicy:
+    """Asks the player: shows what just happened and the legal choices, re-asks on a bad answer."""
+
+    read: Callable[[str], str]
+    write: Callable[[str], None]
+    context: Callable[[], list[str]] = field(factory=lambda: lambda: [])
+
+    def decide(self, request: DecisionRequest) -> tuple[Any, str]:
+        for line in self.context():
+            self.write(line)
+        title = f" {request.title}" if request.title else ""
+        rule = f" [{request.rule}]" if request.rule else ""
+        self.write(f"decision {request.name}{rule}:{title}")
+        for number, option in enumerate(request.options, start=1):
+            mark = (
+                "  (default)" if request.default is not None and option == request.default else ""
+            )
+            self.write(f"  {number}) {show(option)}{mark}")
+        while True:
+            try:
+                answer = self.read("> ").strip()
+            except EOFError:
+                raise InputError(
+                    [error(f"no answer for decision '{request.name}': input ended", where="stdin")]
+                ) from None
+            if not answer and request.default is not None:
+                return request.default, "player (default)"
+            if answer.isdigit() and 1 <= int(answer) <= len(request.options):
+                return request.options[int(answer) - 1], "player"
+            try:
+                return match_option(answer, request, "stdin"), "player"
+            except InputError as exc:
+                self.write(f"  {exc.diagnostics[0].message}; answer with a number or a name")

@@ -7,6 +7,7 @@ rule = "4.0"                 # the rule that sets it up (optional)
 sequence = "patrol_turn"     # which sequence of play a turn runs (default: the main one)
 turns = 6                    # how many turns at most
 victory = "patrol_over"      # a procedure checked after each turn: text to end the game
+final = "patrol_result"      # a procedure naming the result when the turns run out (optional)
 provisional = "why invented values are used"
 
 [state]                      # state variables and tracks
@@ -45,7 +46,9 @@ class ScenarioInfo:
     sequence: str | None = None
     turns: int = 1
     victory: str | None = None
+    final: str | None = None
     provisional: str | None = None
+    summary: list[str] = field(factory=list)
 
 
 @define
@@ -156,16 +159,28 @@ def load_scenario(checked: Checked, path: str) -> Scenario:
             f"no sequence of play '{info.sequence}'",
             did_you_mean(info.sequence, checked.book.sequences),
         )
-    if info.victory is not None and info.victory not in checked.book.procedures:
-        raise _problem(
-            path,
-            text,
-            "victory",
-            f"no procedure '{info.victory}'",
-            did_you_mean(info.victory, checked.book.procedures),
-        )
+    for key in ("victory", "final"):
+        proc = getattr(info, key)
+        if proc is not None and proc not in checked.book.procedures:
+            raise _problem(
+                path,
+                text,
+                key,
+                f"no procedure '{proc}'",
+                did_you_mean(proc, checked.book.procedures),
+            )
     if info.turns < 1:
         raise _problem(path, text, "turns", "a scenario lasts at least one turn")
+    known = [*checked.book.tracks, *checked.book.states]
+    for name in info.summary:
+        if name not in known:
+            raise _problem(
+                path,
+                text,
+                "summary",
+                f"'{name}' is not a state variable or track",
+                did_you_mean(name, known),
+            )
     return Scenario(path, info, dict(raw.get("state", {})), start, text)
 
 

@@ -17,7 +17,7 @@ from rulekit import types as t
 from rulekit.coerce import CoerceError, Vocabulary, read_range
 from rulekit.dice import Die
 from rulekit.errors import Diagnostic, error, warning
-from rulekit.values import RangeValue, to_json, unwrap
+from rulekit.values import to_json, unwrap
 
 
 @frozen
@@ -34,11 +34,9 @@ class Key:
     def matches(self, value: Any) -> bool:
         v = unwrap(value)
         if self.kind == "range":
-            return (
-                isinstance(v, int)
-                and not isinstance(v, bool)
-                and v in RangeValue(self.low, self.high)
-            )
+            if not isinstance(v, int) or isinstance(v, bool):
+                return False
+            return (self.low is None or v >= self.low) and (self.high is None or v <= self.high)
         return bool(v == self.value)
 
 
@@ -116,6 +114,8 @@ class CompiledTable:
     cells: int = 0
     provisional_cells: int = 0
     default: Cell | None = None
+    # Search trees of a graph table by start node (rulekit.graph): tables never change.
+    trees: dict[Any, dict[Any, Any]] = field(factory=dict, eq=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -470,7 +470,16 @@ def coverage(table: CompiledTable, naturals: dict[int, set[int] | None]) -> list
         values = naturals.get(node.dim)
         if dim.kind == "roll" and values:
             keys = [k for k, _ in node.entries]
-            gaps = [v for v in values if not any(k.matches(v) for k in keys)]
+            # One pass over the dice's results: rows matching each result, so a
+            # 100-row d100 roster costs 100 x 100 matches, not 100^2 x 100.
+            gaps: list[int] = []
+            shared: dict[tuple[int, int], list[int]] = {}
+            for v in values:
+                hits = [i for i, k in enumerate(keys) if k.matches(v)]
+                if not hits:
+                    gaps.append(v)
+                for j in hits[1:]:
+                    shared.setdefault((hits[0], j), []).append(v)
             if gaps:
                 diags.append(
                     error(
@@ -479,17 +488,15 @@ def coverage(table: CompiledTable, naturals: dict[int, set[int] | None]) -> list
                         hint="every result the dice can roll needs a row",
                     )
                 )
-            for i, a in enumerate(keys):
-                for b in keys[i + 1 :]:
-                    both = [v for v in values if a.matches(v) and b.matches(v)]
-                    if both:
-                        diags.append(
-                            error(
-                                f"rows '{a.printed}' and '{b.printed}' both cover roll "
-                                f"{_runs(both)}{where}",
-                                b.span,
-                            )
-                        )
+            for (i, j), both in sorted(shared.items()):
+                a, b = keys[i], keys[j]
+                diags.append(
+                    error(
+                        f"rows '{a.printed}' and '{b.printed}' both cover roll "
+                        f"{_runs(both)}{where}",
+                        b.span,
+                    )
+                )
             if dim.decl.mods and keys:
                 lows = [k.low for k in keys]
                 highs = [k.high for k in keys]

@@ -96,6 +96,7 @@ class DecisionEvent:
     choice: Any
     by: str
     rule: str | None
+    index: int = 0  # the position of the choice among the options (replays use it)
     event: str = "decision"
 
 

@@ -71,7 +71,8 @@ class AstBuilder(Transformer[Token, n.Module]):
 
     def rulebook_decl(self, meta: Meta, c: list[Any]) -> n.RulebookHeader:
         edition = _string(c[1]) if c[1] is not None else None
-        return n.RulebookHeader(_string(c[0]), edition, span=self._span(meta))
+        scenario = _string(c[2]) if c[2] is not None else None
+        return n.RulebookHeader(_string(c[0]), edition, scenario, span=self._span(meta))
 
     def include_decl(self, meta: Meta, c: list[Any]) -> n.Include:
         return n.Include(_string(c[0]), span=self._span(meta))

@@ -1,0 +1,233 @@
+"""rulekit benchmarks: measured, never asserted.
+
+    python bench/bench.py            # full settings (about a minute on 2 cores)
+    python bench/bench.py --quick    # tiny settings: the test suite runs this to keep it working
+
+Measures
+  1. the interpreter against a hand-written Python reference of the same procedure
+     (Silent War [6.0] Torpedo Improvement Phase: a table look-up, a roll, state changes);
+  2. loading and checking each bundled rulebook;
+  3. seconds per Silent War short campaign and per full default run (`rulekit run
+     rulebooks/silent_war`, a fresh process), and the peak memory of a campaign;
+  4. `rulekit simulate` throughput with 1 and 2 worker processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rulekit.checker import Checked, check  # noqa: E402
+from rulekit.dice import SeededDice  # noqa: E402
+from rulekit.interpreter import Interpreter  # noqa: E402
+from rulekit.loader import load_rulebook  # noqa: E402
+from rulekit.policy import DefaultPolicy  # noqa: E402
+from rulekit.runner import new_game  # noqa: E402
+from rulekit.simulate import simulate  # noqa: E402
+
+SW = ROOT / "rulebooks" / "silent_war"
+
+# ---- 1. interpreter vs a hand-written reference ----------------------------------------
+
+# The printed [6.0] table: for each torpedo level, (ships sunk, die roll needed) lines.
+_LINES = {
+    -2: [
+        (70, 9),
+        (75, 8),
+        (80, 7),
+        (85, 6),
+        (90, 5),
+        (95, 4),
+        (100, 3),
+        (105, 2),
+        (110, 1),
+        (115, 0),
+    ],
+    -1: [
+        (270, 9),
+        (280, 8),
+        (290, 7),
+        (300, 6),
+        (310, 5),
+        (320, 4),
+        (330, 3),
+        (340, 2),
+        (350, 1),
+        (360, 0),
+    ],
+    0: [
+        (450, 9),
+        (460, 8),
+        (470, 7),
+        (485, 6),
+        (500, 5),
+        (515, 4),
+        (530, 3),
+        (540, 2),
+        (550, 1),
+        (560, 0),
+    ],
+    1: [
+        (1040, 9),
+        (1050, 8),
+        (1065, 7),
+        (1080, 6),
+        (1100, 5),
+        (1120, 4),
+        (1140, 3),
+        (1160, 2),
+        (1175, 1),
+        (1190, 0),
+    ],
+}
+
+
+def reference_phase(state: dict[str, int | None], roll_d10: Callable[[], int]) -> str:
+    """The Torpedo Improvement Phase written by hand, as the rulebook's procedure says."""
+    torpedo = state["torpedo"]
+    assert torpedo is not None
+    if torpedo >= 2:
+        return "no_attempt"
+    needed = None
+    for ships, roll in _LINES[torpedo]:
+        if state["ships_sunk"] is not None and state["ships_sunk"] >= ships:
+            needed = roll
+    if needed is None:
+        return "no_attempt"
+    tried = state["torpedo_line_tried"]
+    if tried is not None and needed >= tried:
+        return "no_attempt"
+    if roll_d10() >= needed:
+        state["torpedo"] = torpedo + 1
+        state["torpedo_line_tried"] = None
+        return "improved"
+    state["torpedo_line_tried"] = needed
+    return "not_improved"
+
+
+def situations(n: int) -> list[tuple[int, int]]:
+    rng = random.Random(1)
+    return [(rng.choice([-2, -1, 0, 1]), rng.randrange(0, 1300)) for _ in range(n)]
+
+
+def bench_reference(book: Checked, n: int) -> tuple[float, float]:
+    cases = situations(n)
+    interp = Interpreter(book, SeededDice(5), DefaultPolicy())
+    start = time.perf_counter()
+    for torpedo, ships in cases:
+        interp.state.values.update(torpedo=torpedo, ships_sunk=ships, torpedo_line_tried=None)
+        interp.call("torpedo_improvement_phase", {})
+        interp.trace.events.clear()
+    rulekit = (time.perf_counter() - start) / n
+    rng = random.Random(5)
+    roll = lambda: rng.randrange(10)  # noqa: E731 - the reference's whole dice source
+    start = time.perf_counter()
+    for torpedo, ships in cases:
+        reference_phase({"torpedo": torpedo, "ships_sunk": ships, "torpedo_line_tried": None}, roll)
+    reference = (time.perf_counter() - start) / n
+    return rulekit, reference
+
+
+# ---- 2.-4. loading, runs, memory, simulation -------------------------------------------
+
+
+def timed(fn: Callable[[], object], repeat: int) -> list[float]:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def load_and_check(path: Path) -> Checked:
+    return check(load_rulebook(str(path)))
+
+
+def campaign(book: Checked, seed: int) -> None:
+    new_game(book, "short_campaign", seed).play()
+
+
+def peak_memory(book: Checked) -> float:
+    tracemalloc.start()
+    campaign(book, 1)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / 2**20
+
+
+def default_run() -> None:
+    subprocess.run(
+        [sys.executable, "-m", "rulekit.cli", "run", str(SW), "--seed", "1"],
+        check=True,
+        capture_output=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny settings (for the tests)")
+    opts = parser.parse_args()
+    quick = opts.quick
+    console = Console()
+    rows: list[tuple[str, str]] = []
+
+    book = load_and_check(SW)
+    n = 200 if quick else 20_000
+    ours, ref = bench_reference(book, n)
+    rows.append(("[6.0] phase, rulekit (per call)", f"{ours * 1e6:.1f} µs"))
+    rows.append(("[6.0] phase, hand-written Python (per call)", f"{ref * 1e6:.2f} µs"))
+    rows.append(("  ratio", f"{ours / ref:.0f}x"))
+
+    for path in sorted((ROOT / "rulebooks").iterdir()):
+        if (path / "rulebook.rk").exists():
+            t = timed(lambda p=path: load_and_check(p), 1 if quick else 3)
+            rows.append((f"load + check {path.name}", f"{min(t):.2f} s"))
+
+    seeds = range(1, 3 if quick else 11)
+    per = [timed(lambda s=s: campaign(book, s), 1)[0] for s in seeds]
+    rows.append(
+        (
+            f"short campaign, {len(per)} seeds",
+            f"mean {statistics.mean(per):.2f} s, max {max(per):.2f} s",
+        )
+    )
+    rows.append(("peak memory of a campaign (tracemalloc)", f"{peak_memory(book):.1f} MiB"))
+    full = timed(default_run, 1 if quick else 3)
+    rows.append(("`rulekit run rulebooks/silent_war` (process)", f"{min(full):.2f} s"))
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux
+    rows.append(("  its peak resident memory", f"{rss:.0f} MiB"))
+
+    runs = 4 if quick else 40
+    for workers in (1, 2):
+        start = time.perf_counter()
+        simulate(str(SW), "short_campaign", runs, seed=100, workers=workers)
+        elapsed = time.perf_counter() - start
+        rows.append(
+            (f"simulate {runs} campaigns, {workers} worker(s)", f"{runs / elapsed:.2f} games/s")
+        )
+
+    table = Table(title="rulekit benchmarks" + (" (quick)" if quick else ""))
+    table.add_column("what")
+    table.add_column("measured", justify="right")
+    for what, value in rows:
+        table.add_row(what, value)
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+"""The benchmark's hand-written reference must be the same procedure as the rulebook's,
+or comparing their speed means nothing: same situations and dice, same outcomes."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from types import ModuleType
+
+from conftest import ROOT
+
+from rulekit.checker import Checked
+from rulekit.dice import ForcedDice
+from rulekit.interpreter import Interpreter
+from rulekit.policy import DefaultPolicy
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_main", ROOT / "bench" / "bench.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_main"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_reference_agrees_with_the_rulebook(silent_war: Checked) -> None:
+    bench = _bench()
+    outcomes = set()
+    for i, (torpedo, ships) in enumerate(bench.situations(400)):
+        for tried in (None, 9, 5):
+            die = i % 10
+            state = {"torpedo": torpedo, "ships_sunk": ships, "torpedo_line_tried": tried}
+            expected = bench.reference_phase(state, lambda d=die: d)
+            interp = Interpreter(silent_war, ForcedDice([die]), DefaultPolicy())
+            interp.state.values.update(torpedo=torpedo, ships_sunk=ships, torpedo_line_tried=tried)
+            result = interp.call("torpedo_improvement_phase", {})
+            values = interp.state.values
+            assert (str(result), values["torpedo"], values["torpedo_line_tried"]) == (
+                expected,
+                state["torpedo"],
+                state["torpedo_line_tried"],
+            ), (torpedo, ships, tried, die)
+            outcomes.add(expected)
+    assert outcomes == {"improved", "not_improved", "no_attempt"}
