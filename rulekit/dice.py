@@ -59,6 +59,18 @@ class DiceSource(Protocol):
         ...
 
 
+def throw_dice(source: DiceSource, die: Die, count: int, where: str) -> tuple[int, ...]:
+    """The faces of one roll of ``count`` alike dice.
+
+    A source may take the dice together (``throw_group``): exact enumeration then walks
+    the roll's multisets instead of every ordering of them.
+    """
+    group = getattr(source, "throw_group", None)
+    if group is not None and count > 1:
+        return tuple(group(die, count, where))
+    return tuple(source.throw(die, where) for _ in range(count))
+
+
 @define
 class SeededDice:
     """Pseudo-random dice from a seed: the same seed gives the same throws."""

@@ -20,7 +20,7 @@ from rulekit import graph
 from rulekit import nodes as n
 from rulekit.builtins import BUILTINS, BuiltinError, call_builtin
 from rulekit.checker import ENUM_FUNCTIONS, GRAPH_FUNCTIONS, Checked, placeholders
-from rulekit.dice import DiceSource, Die, SeededDice
+from rulekit.dice import DiceSource, Die, SeededDice, throw_dice
 from rulekit.errors import (
     RuleRuntimeError,
     RuleViolation,
@@ -671,7 +671,7 @@ class Interpreter:
         if not isinstance(count, int) or count < 1:
             raise self.fail(f"cannot roll {show(count)} dice", spec.span)
         where = self._where(span)
-        faces = tuple(self.dice.throw(die, where) for _ in range(count))
+        faces = throw_dice(self.dice, die, count, where)
         if spec.keep == "highest":
             natural = max(faces)
         elif spec.keep == "lowest":
