@@ -6,6 +6,7 @@ from typing import Any
 
 from attrs import define, field
 
+from rulekit import nodes as n
 from rulekit import types as t
 from rulekit.values import Entity
 
@@ -19,6 +20,15 @@ class GameState:
 
     def snapshot(self) -> dict[str, Any]:
         return dict(self.values)
+
+
+@define
+class Frame:
+    """The locals of one running procedure, modifier list or table action."""
+
+    name: str
+    rule: n.RuleRef | None
+    locals: dict[str, Any]
 
 
 def default_for(typ: t.Type) -> Any:
@@ -37,4 +47,4 @@ def clamp_track(value: int, low: int, high: int | None) -> int:
     return value
 
 
-__all__ = ["GameState", "clamp_track", "default_for"]
+__all__ = ["Frame", "GameState", "clamp_track", "default_for"]
