@@ -19,7 +19,10 @@ class BuiltinError(Exception):
 
 def round_value(x: Any, mode: str) -> int:
     """Round an exact number: ``up`` (the 2.1 convention [2.5]), ``down`` or ``nearest``."""
-    value = Fraction(unwrap(x))
+    whole = unwrap(x)
+    if type(whole) is int:
+        return whole  # every mode leaves a whole number as it is
+    value = Fraction(whole)
     if mode == "up":
         return math.ceil(value)
     if mode == "down":

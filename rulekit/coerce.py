@@ -93,6 +93,8 @@ class Vocabulary:
     records: dict[str, n.RecordDecl] = field(factory=dict)
     kinds: dict[str, n.KindDecl] = field(factory=dict)
     _members: dict[str, dict[str, tuple[str, int]]] = field(factory=dict, init=False)
+    # type_of by node: the declarations do not change once the rulebook is loaded
+    _types: dict[int, tuple[n.TypeExpr, t.Type]] = field(factory=dict, init=False)
 
     def members(self, enum: str) -> dict[str, tuple[str, int]]:
         """Printed name or alias -> (member, index) for an enum."""
@@ -117,6 +119,14 @@ class Vocabulary:
 
     def type_of(self, texpr: n.TypeExpr) -> t.Type:
         """Resolve a written type; raises CoerceError for unknown names."""
+        hit = self._types.get(id(texpr))
+        if hit is not None and hit[0] is texpr:
+            return hit[1]
+        typ = self._type_of(texpr)
+        self._types[id(texpr)] = (texpr, typ)
+        return typ
+
+    def _type_of(self, texpr: n.TypeExpr) -> t.Type:
         if isinstance(texpr, n.ListType):
             return t.ListT(self.type_of(texpr.item))
         if isinstance(texpr, n.UnionType):

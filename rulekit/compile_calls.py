@@ -18,7 +18,8 @@ from rulekit import nodes as n
 from rulekit.builtins import BUILTINS, BuiltinError
 from rulekit.checker import ENUM_FUNCTIONS, GRAPH_FUNCTIONS
 from rulekit.dice import Die, throw_dice
-from rulekit.runtime import Frame
+from rulekit.reach import quiet
+from rulekit.runtime import MAX_NESTING, Frame
 from rulekit.tables import CompiledTable, LookupMiss
 from rulekit.trace import (
     CallEvent,
@@ -161,11 +162,8 @@ def binder(comp: Compiler, e: n.Call, params: tuple[n.Param, ...]) -> Binder:
         else:
             assert p.default is not None
             plan.append((p.name, comp.cached(p.default), None))
-    names = [p.name for p in params]
-    if all(src == k and read is None for k, (_, src, read) in enumerate(plan)) and len(
-        codes
-    ) == len(names):
-        return lambda i: dict(zip(names, [code(i) for code in codes], strict=True))
+    if len(codes) == len(params) and all(src == k for k, (_, src, _) in enumerate(plan)):
+        return _in_order([p.name for p in params], codes, [read for _, _, read in plan])
 
     def bind(i: Interpreter) -> dict[str, Any]:
         values = [code(i) for code in codes]
@@ -179,6 +177,87 @@ def binder(comp: Compiler, e: n.Call, params: tuple[n.Param, ...]) -> Binder:
             else:
                 bound[name] = src(i)  # a default, evaluated where the call is made
         return bound
+
+    return bind
+
+
+Read = Callable[["Interpreter", str], Any]
+
+
+def _in_order(names: list[str], codes: list[Code], reads: list[Read | None]) -> Binder:
+    """Every parameter given in order (the commonest call), written out for few parameters.
+    A text given for an enum parameter is read once every argument is evaluated."""
+    if not any(reads):
+        if len(names) == 1:
+            (n0,), (c0,) = names, codes
+            return lambda i: {n0: c0(i)}
+        if len(names) == 2:
+            (n0, n1), (c0, c1) = names, codes
+            return lambda i: {n0: c0(i), n1: c1(i)}
+        if len(names) == 3:
+            (n0, n1, n2), (c0, c1, c2) = names, codes
+            return lambda i: {n0: c0(i), n1: c1(i), n2: c2(i)}
+    if len(names) == 1:
+        (n0,), (c0,), (r0,) = names, codes, reads
+
+        def bind1(i: Interpreter) -> dict[str, Any]:
+            v0 = c0(i)
+            if r0 is not None and isinstance(v0, str):
+                v0 = r0(i, v0)
+            return {n0: v0}
+
+        return bind1
+    if len(names) == 2:
+        (n0, n1), (c0, c1), (r0, r1) = names, codes, reads
+
+        def bind2(i: Interpreter) -> dict[str, Any]:
+            v0, v1 = c0(i), c1(i)
+            if r0 is not None and isinstance(v0, str):
+                v0 = r0(i, v0)
+            if r1 is not None and isinstance(v1, str):
+                v1 = r1(i, v1)
+            return {n0: v0, n1: v1}
+
+        return bind2
+    if len(names) == 3:
+        (n0, n1, n2), (c0, c1, c2), (r0, r1, r2) = names, codes, reads
+
+        def bind3(i: Interpreter) -> dict[str, Any]:
+            v0, v1, v2 = c0(i), c1(i), c2(i)
+            if r0 is not None and isinstance(v0, str):
+                v0 = r0(i, v0)
+            if r1 is not None and isinstance(v1, str):
+                v1 = r1(i, v1)
+            if r2 is not None and isinstance(v2, str):
+                v2 = r2(i, v2)
+            return {n0: v0, n1: v1, n2: v2}
+
+        return bind3
+    if len(names) == 4:
+        (n0, n1, n2, n3), (c0, c1, c2, c3), (r0, r1, r2, r3) = names, codes, reads
+
+        def bind4(i: Interpreter) -> dict[str, Any]:
+            v0, v1, v2, v3 = c0(i), c1(i), c2(i), c3(i)
+            if r0 is not None and isinstance(v0, str):
+                v0 = r0(i, v0)
+            if r1 is not None and isinstance(v1, str):
+                v1 = r1(i, v1)
+            if r2 is not None and isinstance(v2, str):
+                v2 = r2(i, v2)
+            if r3 is not None and isinstance(v3, str):
+                v3 = r3(i, v3)
+            return {n0: v0, n1: v1, n2: v2, n3: v3}
+
+        return bind4
+    texts = [(k, read) for k, read in enumerate(reads) if read is not None]
+
+    def bind(i: Interpreter) -> dict[str, Any]:
+        values = [code(i) for code in codes]
+        for k, read in texts:
+            value = values[k]
+            if isinstance(value, str):
+                values[k] = read(i, value)
+        return {name: value for name, value in zip(names, values, strict=True)}
 
     return bind
 
@@ -200,27 +279,99 @@ def _too_many(codes: list[Code], message: str) -> Binder:
 def _procedure_call(comp: Compiler, e: n.Call) -> Code:
     decl = comp.book.procedures[e.func]
     bind = binder(comp, e, decl.params)
-    invoke = comp.procedure(e.func)
+    proc = comp.procedure(e.func)
+    traced, frame_name, ref = proc.traced, proc.frame_name, decl.ref
+    quietly = proc.quietly
     span = e.span
 
     def run(i: Interpreter) -> Any:
         i.steps += 1
         if i.steps > i.max_steps:
             raise i.over_budget(span)
-        return invoke(i, bind(i))
+        args = bind(i)
+        if not i.muted:
+            if quietly is not None and i.trace.events:
+                return quietly(i, args)
+            return traced(i, args)
+        # Interpreter.push and .pop, written out: this is the commonest call of all. The
+        # depth is only shown in events, and none are made here: it is left as it is.
+        frames = i.frames
+        frame = Frame(frame_name, ref, args)
+        if len(frames) > MAX_NESTING:
+            raise i.too_deep(frame)
+        frames.append(frame)
+        i.locals = args
+        saved = i.ref
+        try:
+            out = proc.body(i)
+        finally:
+            frames.pop()
+            i.locals = frames[-1].locals
+            i.ref = saved
+        return None if out is None else out[0]
 
     return run
 
 
-def procedure(comp: Compiler, decl: n.ProcedureDecl) -> Invoke:
-    """Runs a procedure's body in its own frame, traced between a call and a return."""
-    name, title, ref, rule = decl.name, decl.title, decl.ref, _r(decl.ref)
-    frame_name = f"procedure {name}"
-    body: list[stmts.StmtCode] = []  # built on the first call: procedures may recurse
+class Procedure:
+    """A procedure: its body is built on its first call (procedures may call themselves)."""
+
+    body: stmts.StmtCode
+
+    def __init__(self, comp: Compiler, decl: n.ProcedureDecl) -> None:
+        self.frame_name = f"procedure {decl.name}"
+
+        def build(i: Interpreter) -> tuple[Any] | None:
+            self.body = stmts.block(comp, decl.body, None, decl.ref)
+            return self.body(i)
+
+        self.body = build
+        self.traced = _traced(self, decl)
+        self.quietly = _quietly(self, decl) if quiet(comp.book, comp.tables, decl.name) else None
+
+
+def _quietly(proc: Procedure, decl: n.ProcedureDecl) -> Invoke:
+    """A quiet procedure called after the trace's first event: every event it would write
+    is removed when it returns, so none is made. Should it fail, it runs again, traced
+    (from the same step count: it changed nothing), to leave the failing trace as it was."""
+    frame_name, ref, traced = proc.frame_name, decl.ref, proc.traced
 
     def invoke(i: Interpreter, args: dict[str, Any]) -> Any:
-        if not body:
-            body.append(stmts.block(comp, decl.body, None, ref))
+        frames = i.frames
+        if len(frames) > MAX_NESTING:
+            return traced(i, args)  # its error, after its call event
+        steps = i.steps
+        frame = Frame(frame_name, ref, dict(args))  # the body may change its locals
+        frames.append(frame)
+        i.locals = frame.locals
+        saved = i.ref
+        i.muted = True
+        try:
+            out = proc.body(i)
+        except Exception:
+            out = _FAILED
+        finally:
+            i.muted = False
+            frames.pop()
+            i.locals = frames[-1].locals
+            i.ref = saved
+        if out is _FAILED:
+            i.steps = steps
+            return traced(i, args)
+        return None if out is None else out[0]
+
+    return invoke
+
+
+_FAILED = ("failed",)
+
+
+def _traced(proc: Procedure, decl: n.ProcedureDecl) -> Invoke:
+    """A call written to the trace between a call and a return event."""
+    name, title, ref, rule = decl.name, decl.title, decl.ref, _r(decl.ref)
+    frame_name = proc.frame_name
+
+    def invoke(i: Interpreter, args: dict[str, Any]) -> Any:
         events = i.trace.events
         start = len(events)
         events.append(
@@ -228,7 +379,7 @@ def procedure(comp: Compiler, decl: n.ProcedureDecl) -> Invoke:
         )
         saved = i.push(Frame(frame_name, ref, args))
         try:
-            out = body[0](i)
+            out = proc.body(i)
         finally:
             i.pop(saved)
         result = None if out is None else out[0]
@@ -261,7 +412,8 @@ def _modifier_call(comp: Compiler, e: n.Call) -> Code:
         if i.steps > i.max_steps:
             raise i.over_budget(span)
         terms, total, clamped = terms_of(i, bind(i))
-        i.trace.events.append(TotalEvent(i.depth, name, rule, terms, to_json(total), clamped))
+        if not i.muted:
+            i.trace.events.append(TotalEvent(i.depth, name, rule, terms, to_json(total), clamped))
         return total
 
     return run
@@ -363,10 +515,11 @@ def roll(comp: Compiler, spec: n.DiceSpec, mods: tuple[n.RollMod, ...], span: n.
         for term in terms_of:
             terms.extend(term(i))
         total = normalize(natural + sum((t.value for t in terms), 0))
-        dice = shown if count is None else str(evolve(spec, count=number))
-        i.trace.events.append(
-            RollEvent(i.depth, dice, list(faces), natural, terms, total, _r(i.ref), at)
-        )
+        if not i.muted:
+            dice = shown if count is None else str(evolve(spec, count=number))
+            i.trace.events.append(
+                RollEvent(i.depth, dice, list(faces), natural, terms, total, _r(i.ref), at)
+            )
         return RollValue(total, natural, faces)
 
     return run
@@ -510,9 +663,10 @@ def _missed(
         # "the highest entry the value equals or exceeds": below the first, no entry.
         keys = {d.name: to_json(unwrap(v)) for d, v in zip(table.dims, resolved, strict=True)}
         below = f"below {miss.keys[0] if miss.keys else 'every line'}"
-        i.trace.add(
-            LookupEvent(i.depth, table.name, table.rule, keys, [below], None, False, str(span))
-        )
+        if not i.muted:
+            i.trace.add(
+                LookupEvent(i.depth, table.name, table.rule, keys, [below], None, False, str(span))
+            )
         return None
     raise i.fail(
         f"table {table.name} has no row for {miss.dim.name} = {show(unwrap(miss.value))}",
@@ -571,7 +725,8 @@ def _graph_call(comp: Compiler, e: n.Call) -> Code:
                 f"table {table.name}" + (f" [{table.rule}]" if table.rule else "")
             )
         shown = f"{func}({graph_name}, {show(first)}, {show(second)}) = {show(result)}"
-        i.trace.add(NoteEvent(i.depth, shown, table.rule))
+        if not i.muted:
+            i.trace.add(NoteEvent(i.depth, shown, table.rule))
         return result
 
     return run
@@ -662,7 +817,7 @@ def draw(comp: Compiler, e: n.Draw) -> Code:
             raise i.fail(f"cannot draw {show(wanted)} items", span)
         if count is None and not pool:
             raise i.fail(f"cannot draw from {name}: it is empty", span)
-        if wanted > len(pool):
+        if wanted > len(pool) and not i.muted:
             i.trace.add(NoteEvent(i.depth, f"only {len(pool)} left in {name}", _r(i.ref)))
         drawn = []
         for _ in range(min(wanted, len(pool))):
@@ -671,7 +826,10 @@ def draw(comp: Compiler, e: n.Draw) -> Code:
             position = 1 if len(pool) == 1 else i.dice.throw(die, i._where(span))
             item = pool.pop(position - 1)
             drawn.append(item)
-            i.trace.add(DrawEvent(i.depth, name, position, len(pool) + 1, to_json(item), _r(i.ref)))
+            if not i.muted:
+                i.trace.add(
+                    DrawEvent(i.depth, name, position, len(pool) + 1, to_json(item), _r(i.ref))
+                )
         store(i, tuple(pool))
         return drawn[0] if count is None else tuple(drawn)
 

@@ -14,6 +14,7 @@ from rulekit import nodes as n
 from rulekit.builtins import BUILTINS
 from rulekit.errors import RuleViolation, error
 from rulekit.policy import DecisionRequest
+from rulekit.reach import may_decide
 from rulekit.runtime import clamp_track
 from rulekit.trace import CheckEvent, DecisionEvent, NoteEvent, ValueEvent
 from rulekit.values import Entity, EnumValue, RollValue, plain, show, to_json
@@ -37,6 +38,14 @@ def block(
         return lambda i: None
     if len(codes) == 1:
         return codes[0]
+    if len(codes) == 2:
+        first, second = codes
+
+        def two(i: Interpreter) -> tuple[Any] | None:
+            out = first(i)
+            return out if out is not None else second(i)
+
+        return two
 
     def run(i: Interpreter) -> tuple[Any] | None:
         for code in codes:
@@ -64,29 +73,25 @@ def statement(
         return _expr_stmt(comp, stmt, here)
     if isinstance(stmt, n.If):
         return _if(comp, stmt, here, base, inherited, rule)
-    act: Callable[[Interpreter], tuple[Any] | None]
     if isinstance(stmt, n.While):
-        act = _while(comp, stmt, inherited, rule)
-    elif isinstance(stmt, n.ForEach):
-        act = _for_each(comp, stmt, inherited, rule)
-    elif isinstance(stmt, n.Choose):
-        act = _choose(comp, stmt)
-    elif isinstance(stmt, n.Require):
-        act = _require(comp, stmt, stmt.ref or rule)
-    elif isinstance(stmt, n.NoteStmt):
-        act = _note(comp, stmt, stmt.ref or rule)
-    else:
-        act = lambda i: None  # noqa: E731 - pass
+        return _while(comp, stmt, here, inherited, rule)
+    if isinstance(stmt, n.ForEach):
+        return _for_each(comp, stmt, here, inherited, rule)
+    if isinstance(stmt, n.Choose):
+        return _choose(comp, stmt, here)
+    if isinstance(stmt, n.Require):
+        return _require(comp, stmt, here, stmt.ref or rule)
+    if isinstance(stmt, n.NoteStmt):
+        return _note(comp, stmt, here, stmt.ref or rule)
     span = stmt.span
 
-    def run(i: Interpreter) -> tuple[Any] | None:
+    def skip(i: Interpreter) -> None:  # pass
         i.steps += 1
         if i.steps > i.max_steps:
             raise i.over_budget(span)
         i.ref = here
-        return act(i)
 
-    return run
+    return skip
 
 
 def check(comp: Compiler, cond: n.Expr, ref: n.RuleRef | None) -> Callable[[Interpreter], bool]:
@@ -98,7 +103,8 @@ def check(comp: Compiler, cond: n.Expr, ref: n.RuleRef | None) -> Callable[[Inte
 
     def traced(i: Interpreter) -> bool:
         result: bool = code(i)
-        i.trace.events.append(CheckEvent(i.depth, text, result, rule))
+        if not i.muted:
+            i.trace.events.append(CheckEvent(i.depth, text, result, rule))
         return result
 
     return traced
@@ -120,7 +126,7 @@ def _let(comp: Compiler, stmt: n.Let, here: n.RuleRef | None) -> StmtCode:
         i.ref = here
         v = value(i)
         i.locals[name] = v
-        if rule is not None:
+        if rule is not None and not i.muted:
             i.trace.events.append(ValueEvent(i.depth, name, to_json(v), rule))
 
     return run
@@ -171,6 +177,17 @@ def _if(
     ]
     otherwise = block(comp, stmt.otherwise, inherited, rule)
     span = stmt.span
+    if len(branches) == 1:
+        ((ref, cond, body),) = branches
+
+        def one(i: Interpreter) -> tuple[Any] | None:
+            i.steps += 1
+            if i.steps > i.max_steps:
+                raise i.over_budget(span)
+            i.ref = ref  # the branch's (set after the statement's, which it replaces)
+            return body(i) if cond(i) else otherwise(i)
+
+        return one
 
     def run(i: Interpreter) -> tuple[Any] | None:
         i.steps += 1
@@ -187,13 +204,21 @@ def _if(
 
 
 def _while(
-    comp: Compiler, stmt: n.While, inherited: n.RuleRef | None, rule: n.RuleRef | None
+    comp: Compiler,
+    stmt: n.While,
+    here: n.RuleRef | None,
+    inherited: n.RuleRef | None,
+    rule: n.RuleRef | None,
 ) -> StmtCode:
     cond = check(comp, stmt.cond, stmt.ref)
     body = block(comp, stmt.body, stmt.ref or inherited, rule)
     span = stmt.span
 
     def run(i: Interpreter) -> tuple[Any] | None:
+        i.steps += 1
+        if i.steps > i.max_steps:
+            raise i.over_budget(span)
+        i.ref = here
         while cond(i):
             i.steps += 1
             if i.steps > i.max_steps:
@@ -207,12 +232,21 @@ def _while(
 
 
 def _for_each(
-    comp: Compiler, stmt: n.ForEach, inherited: n.RuleRef | None, rule: n.RuleRef | None
+    comp: Compiler,
+    stmt: n.ForEach,
+    here: n.RuleRef | None,
+    inherited: n.RuleRef | None,
+    rule: n.RuleRef | None,
 ) -> StmtCode:
     source, span, var = comp.expr(stmt.iterable), stmt.iterable.span, stmt.var
     body = block(comp, stmt.body, stmt.ref or inherited, rule)
+    stmt_span = stmt.span
 
     def run(i: Interpreter) -> tuple[Any] | None:
+        i.steps += 1
+        if i.steps > i.max_steps:
+            raise i.over_budget(stmt_span)
+        i.ref = here
         for value in i._iterate(source(i), span):
             i.locals[var] = value
             out = body(i)
@@ -224,25 +258,36 @@ def _for_each(
 
 
 def _suggestion(comp: Compiler, expr: n.Expr) -> Code:
-    """A decision's default: the rulebook's advice, worked out off the record."""
+    """A decision's default: the rulebook's advice, worked out off the record.
+
+    Its events are dropped, so they are not even made, unless it may ask the policy (which
+    may show the trace while it decides)."""
     code = comp.expr(expr)
+    mute = not may_decide(comp.book, comp.tables, expr)
 
     def run(i: Interpreter) -> Any:
         mark = len(i.trace.events)
+        muted = i.muted
+        i.muted = muted or mute
         try:
             return code(i)
         finally:
+            i.muted = muted
             del i.trace.events[mark:]
 
     return run
 
 
-def _choose(comp: Compiler, stmt: n.Choose) -> StmtCode:
+def _choose(comp: Compiler, stmt: n.Choose, here: n.RuleRef | None) -> StmtCode:
     options_of, options_span = comp.expr(stmt.options), stmt.options.span
     default_of = _suggestion(comp, stmt.default) if stmt.default is not None else None
     name, title, span = stmt.name, stmt.title, stmt.span
 
     def run(i: Interpreter) -> None:
+        i.steps += 1
+        if i.steps > i.max_steps:
+            raise i.over_budget(span)
+        i.ref = here
         options = i._iterate(options_of(i), options_span)
         default = default_of(i) if default_of is not None else None
         rule = i.ref.text if i.ref else None
@@ -269,22 +314,37 @@ def _choose(comp: Compiler, stmt: n.Choose) -> StmtCode:
     return run
 
 
-def _require(comp: Compiler, stmt: n.Require, rule: n.RuleRef | None) -> StmtCode:
+def _require(
+    comp: Compiler, stmt: n.Require, here: n.RuleRef | None, rule: n.RuleRef | None
+) -> StmtCode:
     cond, span = comp.cond(stmt.cond), stmt.span
     message = stmt.message + (f" (rule [{rule.text}])" if rule else "")
 
     def run(i: Interpreter) -> None:
+        i.steps += 1
+        if i.steps > i.max_steps:
+            raise i.over_budget(span)
+        i.ref = here
         if not cond(i):
             raise RuleViolation([error(message, span, rule=rule, context=f"in {i.frame.name}")])
 
     return run
 
 
-def _note(comp: Compiler, stmt: n.NoteStmt, rule: n.RuleRef | None) -> StmtCode:
+def _note(
+    comp: Compiler, stmt: n.NoteStmt, here: n.RuleRef | None, rule: n.RuleRef | None
+) -> StmtCode:
     text, cited = comp.interpolate(stmt.text, stmt.span), rule.text if rule else None
+    span = stmt.span
 
     def run(i: Interpreter) -> None:
-        i.trace.events.append(NoteEvent(i.depth, text(i), cited))
+        i.steps += 1
+        if i.steps > i.max_steps:
+            raise i.over_budget(span)
+        i.ref = here
+        shown = text(i)
+        if not i.muted:
+            i.trace.events.append(NoteEvent(i.depth, shown, cited))
 
     return run
 

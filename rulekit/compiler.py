@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit import compile_calls as calls
 from rulekit import nodes as n
 from rulekit.checker import Checked, placeholders
+from rulekit.reach import contains
 from rulekit.tables import CompiledTable
 from rulekit.values import Entity, EnumValue, MarkerValue, normalize, plain, show, truth
 
@@ -67,7 +68,7 @@ class Compiler:
         self._consts: dict[str, Code] = {}
         self._given: dict[tuple[str, tuple[str, ...]], Code] = {}
         self._lookups: dict[str, calls.LookupCode] = {}
-        self.procedures: dict[str, calls.Invoke] = {}
+        self.procedures: dict[str, calls.Procedure] = {}
         self.modifiers: dict[str, calls.ModifierCode] = {}
         self._provisional: dict[str, frozenset[str]] = {}
         fields: dict[str, set[str]] = {}
@@ -105,10 +106,10 @@ class Compiler:
             code = self._lookups[table.name] = calls.lookup(self, table)
         return code
 
-    def procedure(self, name: str) -> calls.Invoke:
+    def procedure(self, name: str) -> calls.Procedure:
         code = self.procedures.get(name)
         if code is None:
-            code = self.procedures[name] = calls.procedure(self, self.book.procedures[name])
+            code = self.procedures[name] = calls.Procedure(self, self.book.procedures[name])
         return code
 
     def modifier(self, name: str) -> calls.ModifierCode:
@@ -136,14 +137,30 @@ class Compiler:
 
     def cond(self, e: n.Expr) -> Code:
         """A closure giving the truth of ``e`` as a bool."""
+        if (
+            isinstance(e, n.Attr)
+            and isinstance(e.obj, n.Name)
+            and not self.provisional_kinds(e.name)
+        ):
+            return _attr_test(self, e)
         code = self.expr(e)
         if isinstance(e, n.Compare | n.BoolOp | n.Not):
             return code  # already a bool
 
         def run(i: Interpreter) -> bool:
-            return truth(code(i))
+            value = code(i)
+            if value is True or value is False:
+                return value
+            return truth(value)
 
         return run
+
+    def fetch(self, e: n.Expr) -> tuple[str | None, Code]:
+        """For a name: the name, and where its value is when it is not a local (parents
+        read locals themselves, saving a call); else no name, and the expression's code."""
+        if isinstance(e, n.Name):
+            return e.id, _nonlocal(self, e)
+        return None, self.expr(e)
 
     def name_fallback(self, name: str, span: n.Span, node: n.Name | None) -> Code:
         """A name that is neither a local nor a state variable: a constant, member, marker,
@@ -219,7 +236,8 @@ def _str(comp: Compiler, e: n.Str) -> Code:
     return _const(e.value)
 
 
-def _name(comp: Compiler, e: n.Name) -> Code:
+def _nonlocal(comp: Compiler, e: n.Name) -> Code:
+    """A name's value when it is not a local: a state variable, or else the fallback."""
     name = e.id
     fallback = comp.name_fallback(name, e.span, e)
     decl = comp.book.states.get(name)
@@ -230,9 +248,6 @@ def _name(comp: Compiler, e: n.Name) -> Code:
     )
 
     def run(i: Interpreter) -> Any:
-        local = i.locals
-        if name in local:
-            return local[name]
         values = i.state.values
         if name in values:
             if note is not None and name not in i.changed:
@@ -243,22 +258,75 @@ def _name(comp: Compiler, e: n.Name) -> Code:
     return run
 
 
+def _name(comp: Compiler, e: n.Name) -> Code:
+    name, other = e.id, _nonlocal(comp, e)
+
+    def run(i: Interpreter) -> Any:
+        local = i.locals
+        if name in local:
+            return local[name]
+        return other(i)
+
+    return run
+
+
 def _attr(comp: Compiler, e: n.Attr) -> Code:
-    obj = comp.expr(e.obj)
+    held, obj = comp.fetch(e.obj)
     name, span = e.name, e.span
     kinds = comp.provisional_kinds(name)
+    if kinds:
+
+        def provisional(i: Interpreter) -> Any:
+            o = i.locals.get(held, _MISSING) if held is not None else _MISSING
+            if o is _MISSING:
+                o = obj(i)
+            if type(o) is Entity:
+                attrs = o.attrs
+                if name in attrs:
+                    if o.kind in kinds:
+                        i.trace.used_provisional(f"{o.kind}.{name} of {o}")
+                    return attrs[name]
+            return i._attr(o, name, span)
+
+        return provisional
+    if held is not None:
+
+        def of_name(i: Interpreter) -> Any:
+            local = i.locals
+            o = local[held] if held in local else obj(i)
+            if type(o) is Entity:
+                attrs = o.attrs
+                if name in attrs:
+                    return attrs[name]
+            return i._attr(o, name, span)
+
+        return of_name
 
     def run(i: Interpreter) -> Any:
         o = obj(i)
         if type(o) is Entity:
             attrs = o.attrs
             if name in attrs:
-                if kinds and o.kind in kinds:
-                    i.trace.used_provisional(f"{o.kind}.{name} of {o}")
                 return attrs[name]
         return i._attr(o, name, span)
 
     return run
+
+
+def _attr_test(comp: Compiler, e: n.Attr) -> Code:
+    """``piece.flag`` as a condition: the attribute read and its truth in one closure."""
+    held, obj = comp.fetch(e.obj)
+    name, span = e.name, e.span
+
+    def test(i: Interpreter) -> bool:
+        local = i.locals
+        o = local[held] if held in local else obj(i)
+        value = o.attrs[name] if type(o) is Entity and name in o.attrs else i._attr(o, name, span)
+        if value is True or value is False:
+            return value
+        return truth(value)
+
+    return test
 
 
 def _list(comp: Compiler, e: n.ListLit) -> Code:
@@ -274,6 +342,8 @@ def comprehension(
     span = iterable.span
     value = comp.expr(expr)
     keep = comp.cond(cond) if cond is not None else None
+    # [u for u in xs if ...]: the item itself, unless the condition may draw from it
+    itself = isinstance(expr, n.Name) and expr.id == var and not contains(cond, n.Draw)
 
     def run(i: Interpreter) -> list[Any]:
         items = plain(source(i))
@@ -287,7 +357,7 @@ def comprehension(
                 local[var] = item
                 if keep is not None and not keep(i):
                     continue
-                values.append(value(i))
+                values.append(item if itself else value(i))
         finally:
             if saved is _MISSING:
                 local.pop(var, None)
@@ -355,12 +425,26 @@ def _unary(comp: Compiler, e: n.UnaryOp) -> Code:
     return run
 
 
+def _constant(comp: Compiler, e: n.Expr) -> tuple[bool, Any]:
+    """Whether ``e`` always gives the same value without any effect, and that value."""
+    if isinstance(e, n.Num | n.Bool):
+        return True, e.value
+    if isinstance(e, n.Str):
+        member = comp.members.get(id(e))
+        if member is not None:
+            return True, member
+        if "{" not in e.value:
+            return True, e.value
+    return False, None
+
+
 def _compare(comp: Compiler, e: n.Compare) -> Code:
     left, right = comp.expr(e.left), comp.expr(e.right)
     op, span = e.op, e.span
     if op in ("in", "not in"):
         right_span = e.right.span
         return lambda i: i._contains(op, left(i), right(i), right_span)
+    fixed, k = _constant(comp, e.right)
     if op in ("=", "!="):
         same = op == "="
         # x = none exactly when x (unwrapped) is none: nothing else equals none
@@ -368,6 +452,16 @@ def _compare(comp: Compiler, e: n.Compare) -> Code:
             return lambda i: (plain(left(i)) is None) is same
         if isinstance(e.left, n.NoneLit):
             return lambda i: (plain(right(i)) is None) is same
+        if fixed and type(k) in _PLAIN_EQ:
+            kt = type(k)
+
+            def eq_constant(i: Interpreter) -> bool:
+                a = left(i)
+                if type(a) is kt:
+                    return (a == k) is same
+                return i._eq(a, k) is same
+
+            return eq_constant
 
         def eq(i: Interpreter) -> bool:
             a, b = left(i), right(i)
@@ -377,11 +471,23 @@ def _compare(comp: Compiler, e: n.Compare) -> Code:
             return i._eq(a, b) is same
 
         return eq
+    quick = _ORDER.get(op)
+    if quick is None:  # not an operator the grammar has: the walker's error
+        return lambda i: i._order(op, left(i), right(i), span)
+    if fixed and type(k) is int:
+
+        def order_constant(i: Interpreter) -> bool:
+            a = left(i)
+            if type(a) is int:
+                return quick(a, k)
+            return i._order(op, a, k, span)
+
+        return order_constant
 
     def order(i: Interpreter) -> bool:
         a, b = left(i), right(i)
         if type(a) is int and type(b) is int:
-            return a < b if op == "<" else a <= b if op == "<=" else a > b if op == ">" else a >= b
+            return quick(a, b)
         return i._order(op, a, b, span)
 
     return order
@@ -413,6 +519,13 @@ _INT_OPS: dict[str, Callable[[int, int], int]] = {
     "+": operator.add,
     "-": operator.sub,
     "*": operator.mul,
+}
+
+_ORDER: dict[str, Callable[[int, int], bool]] = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
 }
 
 _BUILD: dict[type, Callable[[Compiler, Any], Code]] = {

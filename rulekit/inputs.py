@@ -122,7 +122,7 @@ def load_given(path: str) -> tuple[dict[str, Any], str]:
             [error(f"cannot read '{path}': {exc.strerror}", where="--given")]
         ) from None
     try:
-        return tomllib.loads(text), text
+        return _parse(text), text
     except tomllib.TOMLDecodeError as exc:
         match = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         line, col = (int(match.group(1)), int(match.group(2))) if match else (1, 1)
@@ -130,6 +130,28 @@ def load_given(path: str) -> tuple[dict[str, Any], str]:
         raise InputError(
             [error(f"not valid TOML: {message}", n.Span(path, line, col, line, col + 1))]
         ) from None
+
+
+_PARSED: dict[str, dict[str, Any]] = {}  # by text: the same file is often read many times
+
+
+def _parse(text: str) -> dict[str, Any]:
+    """``tomllib.loads``, remembered by text; each caller gets its own copy."""
+    parsed = _PARSED.get(text)
+    if parsed is None:
+        parsed = tomllib.loads(text)
+        if len(_PARSED) >= 64:
+            _PARSED.clear()
+        _PARSED[text] = parsed
+    return _fresh(parsed)  # type: ignore[no-any-return]
+
+
+def _fresh(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fresh(v) for v in value]
+    return value  # str, int, float, bool, dates: immutable
 
 
 def locate_key(path: str, text: str, dotted: str) -> n.Span | None:

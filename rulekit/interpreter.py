@@ -23,7 +23,7 @@ from rulekit.compiler import Compiler, compiler_for
 from rulekit.dice import DiceSource, SeededDice
 from rulekit.errors import RuleRuntimeError, StepBudgetExceeded, error
 from rulekit.policy import DefaultPolicy, Policy
-from rulekit.runtime import Frame, GameState, clamp_track, default_for
+from rulekit.runtime import MAX_NESTING, Frame, GameState, clamp_track, default_for
 from rulekit.trace import NoteEvent, SetEvent, Trace
 from rulekit.values import (
     Entity,
@@ -40,7 +40,6 @@ from rulekit.values import (
 )
 
 DEFAULT_STEP_BUDGET = 200_000
-MAX_NESTING = 200  # calls inside calls, each a dozen or so Python frames deep
 PYTHON_RECURSION_LIMIT = 12_000  # room for MAX_NESTING calls
 
 _ARITH: dict[str, Callable[[Any, Any], Any]] = {
@@ -86,6 +85,7 @@ class Interpreter:
         self.entity_count = 0
         self.changed: set[str] = set()  # state variables written since the start
         self.given: list[Any] = []  # the arguments of the running call()
+        self.muted = False  # working out a decision's default: its events would be dropped
         self.state = state if state is not None else self.initial_state()
 
     # ---- state ---------------------------------------------------------------------------
@@ -338,7 +338,7 @@ class Interpreter:
 
     def _record_change(self, target: str, old: Any, new: Any) -> None:
         """A state change in the trace; a list change as what was added and removed."""
-        if type(old) is type(new) and self._eq(old, new):
+        if self.muted or (type(old) is type(new) and self._eq(old, new)):
             return
         if isinstance(old, tuple) and isinstance(new, tuple):
             removed = list(old)

@@ -22,6 +22,9 @@ class GameState:
         return dict(self.values)
 
 
+MAX_NESTING = 200  # calls inside calls, each a dozen or so Python frames deep
+
+
 @define
 class Frame:
     """The locals of one running procedure, modifier list or table action."""
@@ -47,4 +50,4 @@ def clamp_track(value: int, low: int, high: int | None) -> int:
     return value
 
 
-__all__ = ["Frame", "GameState", "clamp_track", "default_for"]
+__all__ = ["MAX_NESTING", "Frame", "GameState", "clamp_track", "default_for"]

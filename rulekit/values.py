@@ -19,7 +19,7 @@ class EnumValue:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, EnumValue):
-            return (self.enum, self.member) == (other.enum, other.member)
+            return self.enum == other.enum and self.member == other.member
         return NotImplemented
 
     def __hash__(self) -> int:
@@ -152,11 +152,15 @@ def truth(value: Any) -> bool:
 
 def is_number(value: Any) -> bool:
     """An int or an exact fraction (a bool is not a number)."""
+    if type(value) is int:
+        return True  # before isinstance(..., Fraction), which asks an ABC
     return not isinstance(value, bool) and isinstance(value, (int, Fraction))
 
 
 def normalize(value: Any) -> Any:
     """Exact fractions that are whole become ints."""
+    if type(value) is int:
+        return value  # before isinstance(..., Fraction), which asks an ABC
     if isinstance(value, Fraction) and value.denominator == 1:
         return int(value)
     return value
@@ -185,6 +189,15 @@ def show(value: Any) -> str:
 
 def to_json(value: Any) -> Any:
     """The JSON form: names as strings, numbers as numbers, lists, records as objects."""
+    t = type(value)
+    if t is int or t is str or t is bool or value is None:
+        return value
+    if t is Entity or t is EnumValue:
+        return str(value)
+    return _to_json(value)
+
+
+def _to_json(value: Any) -> Any:
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int):
