@@ -14,7 +14,7 @@ from rulekit import nodes as n
 from rulekit.builtins import BUILTINS
 from rulekit.errors import RuleViolation, error
 from rulekit.policy import DecisionRequest
-from rulekit.reach import may_decide
+from rulekit.reach import may_decide, pure
 from rulekit.runtime import clamp_track
 from rulekit.trace import CheckEvent, DecisionEvent, NoteEvent, ValueEvent
 from rulekit.values import Entity, EnumValue, RollValue, plain, show, to_json
@@ -261,18 +261,21 @@ def _suggestion(comp: Compiler, expr: n.Expr) -> Code:
     """A decision's default: the rulebook's advice, worked out off the record.
 
     Its events are dropped, so they are not even made, unless it may ask the policy (which
-    may show the trace while it decides)."""
+    may show the trace while it decides). When it can only compute, the procedures it calls
+    remember their results by arguments (as Interpreter.memo says)."""
     code = comp.expr(expr)
     mute = not may_decide(comp.book, comp.tables, expr)
+    remember = pure(comp.book, comp.tables, expr)
 
     def run(i: Interpreter) -> Any:
         mark = len(i.trace.events)
-        muted = i.muted
+        muted, memo = i.muted, i.memo
         i.muted = muted or mute
+        i.memo = {} if remember else None
         try:
             return code(i)
         finally:
-            i.muted = muted
+            i.muted, i.memo = muted, memo
             del i.trace.events[mark:]
 
     return run

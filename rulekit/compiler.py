@@ -260,14 +260,18 @@ def _nonlocal(comp: Compiler, e: n.Name) -> Code:
 
 def _name(comp: Compiler, e: n.Name) -> Code:
     name, other = e.id, _nonlocal(comp, e)
+    member = comp.members.get(id(e))
+    if member is None or name in comp.book.consts or name in comp.book.states:
+        return lambda i: i.locals[name] if name in i.locals else other(i)
 
-    def run(i: Interpreter) -> Any:
+    def enum_member(i: Interpreter) -> Any:  # a member, unless a local or state shadows it
         local = i.locals
         if name in local:
             return local[name]
-        return other(i)
+        values = i.state.values
+        return other(i) if name in values else member
 
-    return run
+    return enum_member
 
 
 def _attr(comp: Compiler, e: n.Attr) -> Code:
@@ -377,11 +381,19 @@ def _aggregate(comp: Compiler, e: n.Aggregate) -> Code:
     values = comprehension(comp, e.expr, e.var, e.iterable, e.cond)
     func = e.func
     if func == "count":
-        return lambda i: sum(1 for v in values(i) if truth(v))
+
+        def count(i: Interpreter) -> int:
+            found = 0
+            for v in values(i):
+                if v is True or (v is not False and truth(v)):
+                    found += 1
+            return found
+
+        return count
     if func == "any":
-        return lambda i: any([truth(v) for v in values(i)])
+        return lambda i: any([v is True or (v is not False and truth(v)) for v in values(i)])
     if func == "all":
-        return lambda i: all([truth(v) for v in values(i)])
+        return lambda i: all([v is True or (v is not False and truth(v)) for v in values(i)])
 
     def run(i: Interpreter) -> Any:
         numbers = [plain(v) for v in values(i)]

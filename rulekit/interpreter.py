@@ -86,6 +86,9 @@ class Interpreter:
         self.changed: set[str] = set()  # state variables written since the start
         self.given: list[Any] = []  # the arguments of the running call()
         self.muted = False  # working out a decision's default: its events would be dropped
+        # While a default that can only compute is worked out: procedure results by
+        # arguments, with the steps they took (see compile_calls).
+        self.memo: dict[tuple[Any, ...], tuple[Any, int, Any]] | None = None
         self.state = state if state is not None else self.initial_state()
 
     # ---- state ---------------------------------------------------------------------------

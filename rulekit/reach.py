@@ -95,9 +95,8 @@ def quiet(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> bool:
             len(node.target) > 1 or node.target[0] in book.states or node.target[0] in book.tracks
         ):
             return False
-        if isinstance(node, n.Name) and node.id in book.consts and ("const", node.id) not in seen:
-            seen.add(("const", node.id))
-            stack.append(book.consts[node.id].value)
+        if isinstance(node, n.Name) and _first_reading_steps(book, node.id):
+            return False  # read again after a failure, it would take fewer steps
         if isinstance(node, n.Call) and ("call", node.func) not in seen:
             seen.add(("call", node.func))
             func = node.func
@@ -109,3 +108,53 @@ def quiet(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> bool:
                 return False  # a graph function notes its result
         stack.extend(_children(node))
     return True
+
+
+def pure(book: Rulebook, tables: dict[str, CompiledTable], expr: n.Expr) -> bool:
+    """Whether evaluating ``expr`` can only compute (following the calls it makes): no
+    dice, no decision, no change to the game, no new game piece, no placeholders. Calls
+    made with the same arguments then give the same results in the same number of steps."""
+    seen: set[tuple[str, str]] = set()
+    stack: list[Any] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.Roll | n.Draw | n.Choose):
+            return False
+        if isinstance(node, n.Dim) and node.dice is not None:
+            return False  # a table that throws its own dice
+        if isinstance(node, n.Str) and "{" in node.value:
+            return False
+        if isinstance(node, n.Assign) and (
+            len(node.target) > 1 or node.target[0] in book.states or node.target[0] in book.tracks
+        ):
+            return False
+        if isinstance(node, n.Name) and _first_reading_steps(book, node.id):
+            return False  # a constant's first reading takes steps, the next ones none
+        if isinstance(node, n.Call) and ("call", node.func) not in seen:
+            seen.add(("call", node.func))
+            func = node.func
+            known = func in tables or func in book.modifiers or func in book.procedures
+            if not known and func in book.kinds and func not in book.records:
+                return False  # a new game piece is numbered
+            stack.extend(_callee(book, tables, func))
+        stack.extend(_children(node))
+    return True
+
+
+def _first_reading_steps(book: Rulebook, name: str) -> bool:
+    """Whether reading constant ``name`` the first time makes calls (which count steps)."""
+    seen: set[str] = set()
+    stack: list[Any] = [name]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if node in book.consts and node not in seen:
+                seen.add(node)
+                stack.append(book.consts[node].value)
+            continue
+        if isinstance(node, n.Call) or (isinstance(node, n.Str) and "{" in node.value):
+            return True
+        if isinstance(node, n.Name):
+            stack.append(node.id)
+        stack.extend(_children(node))
+    return False
