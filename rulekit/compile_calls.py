@@ -41,6 +41,7 @@ from rulekit.values import (
     RollValue,
     is_number,
     normalize,
+    one_of_a_kind,
     plain,
     show,
     to_json,
@@ -297,15 +298,17 @@ def _procedure_call(comp: Compiler, e: n.Call) -> Code:
         if memo is None:
             return muted(i, args)
         # a default that only computes: the same call gives the same result in as many steps
-        given = tuple(args.values())  # kept with the result, so their ids stay theirs
-        key = (proc, len(i.frames), *map(id, given))
-        hit = memo.get(key)
+        key = (proc, len(i.frames), *map(id, args.values()))
+        hit = memo.calls.get(key)
         if hit is not None and i.steps + hit[1] <= i.max_steps:
             i.steps += hit[1]
+            if not one_of_a_kind(hit[0]):
+                memo.reused.append(hit[0])
             return hit[0]
+        given = tuple(args.values())  # kept with the result, so their ids stay theirs
         before = i.steps
         result = muted(i, args)
-        memo[key] = (result, i.steps - before, given)
+        memo.calls[key] = (result, i.steps - before, given)
         return result
 
     def muted(i: Interpreter, args: dict[str, Any]) -> Any:

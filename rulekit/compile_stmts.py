@@ -15,9 +15,18 @@ from rulekit.builtins import BUILTINS
 from rulekit.errors import RuleViolation, error
 from rulekit.policy import DecisionRequest
 from rulekit.reach import may_decide, pure
-from rulekit.runtime import clamp_track
+from rulekit.runtime import Memo, clamp_track
 from rulekit.trace import CheckEvent, DecisionEvent, NoteEvent, ValueEvent
-from rulekit.values import Entity, EnumValue, RollValue, plain, show, to_json
+from rulekit.values import (
+    Entity,
+    EnumValue,
+    RollValue,
+    one_of_a_kind,
+    parts,
+    plain,
+    show,
+    to_json,
+)
 
 if TYPE_CHECKING:
     from rulekit.compiler import Code, Compiler
@@ -268,17 +277,31 @@ def _suggestion(comp: Compiler, expr: n.Expr) -> Code:
     remember = pure(comp.book, comp.tables, expr)
 
     def run(i: Interpreter) -> Any:
-        mark = len(i.trace.events)
+        mark, steps = len(i.trace.events), i.steps
         muted, memo = i.muted, i.memo
         i.muted = muted or mute
-        i.memo = {} if remember else None
+        i.memo = Memo() if remember else None
         try:
-            return code(i)
+            value = code(i)
+            if i.memo is not None and _holds(value, i.memo.reused):
+                # a result given again (not made anew, as the walker did) is in the advice,
+                # where its identity could show: work it out again remembering nothing
+                i.steps, i.memo = steps, None
+                value = code(i)
+            return value
         finally:
             i.muted, i.memo = muted, memo
             del i.trace.events[mark:]
 
     return run
+
+
+def _holds(value: Any, reused: list[Any]) -> bool:
+    """Whether ``value`` has in it any (part of a) result that was given again."""
+    if not reused:
+        return False
+    given = {id(p) for r in reused for p in parts(r) if not one_of_a_kind(p)}
+    return any(id(p) in given for p in parts(value))
 
 
 def _choose(comp: Compiler, stmt: n.Choose, here: n.RuleRef | None) -> StmtCode:

@@ -23,7 +23,7 @@ from rulekit.compiler import Compiler, compiler_for
 from rulekit.dice import DiceSource, SeededDice
 from rulekit.errors import RuleRuntimeError, StepBudgetExceeded, error
 from rulekit.policy import DefaultPolicy, Policy
-from rulekit.runtime import MAX_NESTING, Frame, GameState, clamp_track, default_for
+from rulekit.runtime import MAX_NESTING, Frame, GameState, Memo, clamp_track, default_for
 from rulekit.trace import NoteEvent, SetEvent, Trace
 from rulekit.values import (
     Entity,
@@ -86,9 +86,7 @@ class Interpreter:
         self.changed: set[str] = set()  # state variables written since the start
         self.given: list[Any] = []  # the arguments of the running call()
         self.muted = False  # working out a decision's default: its events would be dropped
-        # While a default that can only compute is worked out: procedure results by
-        # arguments, with the steps they took (see compile_calls).
-        self.memo: dict[tuple[Any, ...], tuple[Any, int, Any]] | None = None
+        self.memo: Memo | None = None  # see Memo
         self.state = state if state is not None else self.initial_state()
 
     # ---- state ---------------------------------------------------------------------------

@@ -34,6 +34,17 @@ class Frame:
     locals: dict[str, Any]
 
 
+class Memo:
+    """Procedure results by arguments, while a decision's default that can only compute is
+    worked out (rulekit.reach.pure): the same call gives the same result in as many steps."""
+
+    __slots__ = ("calls", "reused")
+
+    def __init__(self) -> None:
+        self.calls: dict[tuple[Any, ...], tuple[Any, int, tuple[Any, ...]]] = {}
+        self.reused: list[Any] = []  # results given again that Python made anew each time
+
+
 def default_for(typ: t.Type) -> Any:
     """The value of a state variable nobody set: an empty list, or none."""
     if isinstance(typ, t.ListT):
@@ -50,4 +61,4 @@ def clamp_track(value: int, low: int, high: int | None) -> int:
     return value
 
 
-__all__ = ["MAX_NESTING", "Frame", "GameState", "clamp_track", "default_for"]
+__all__ = ["MAX_NESTING", "Frame", "GameState", "Memo", "clamp_track", "default_for"]

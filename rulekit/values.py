@@ -217,3 +217,28 @@ def _to_json(value: Any) -> Any:
     if isinstance(value, Entity):
         return str(value)
     raise TypeError(f"no JSON form for {value!r}")
+
+
+def one_of_a_kind(value: Any) -> bool:
+    """Whether every computation of this value gives the very same object: none, yes/no,
+    small ints (Python keeps one of each); a game piece or a text (code that only computes
+    makes neither, it finds them)."""
+    t = type(value)
+    return (
+        t is bool or value is None or t is Entity or t is str or (t is int and -5 <= value <= 256)
+    )
+
+
+def parts(value: Any) -> list[Any]:
+    """A value and the values inside it (list items, record fields, a follow-up)."""
+    found, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        found.append(item)
+        if type(item) is tuple:
+            stack.extend(item)
+        elif type(item) is RecordValue:
+            stack.extend(v for _, v in item.fields)
+        elif type(item) is Followed:
+            stack.extend((item.value, item.then))
+    return found
