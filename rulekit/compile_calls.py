@@ -303,7 +303,7 @@ def _procedure_call(comp: Compiler, e: n.Call) -> Code:
         if hit is not None and i.steps + hit[1] <= i.max_steps:
             i.steps += hit[1]
             if not one_of_a_kind(hit[0]):
-                memo.reused.append(hit[0])
+                memo.reused = True
             return hit[0]
         given = tuple(args.values())  # kept with the result, so their ids stay theirs
         before = i.steps

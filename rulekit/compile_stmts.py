@@ -283,9 +283,10 @@ def _suggestion(comp: Compiler, expr: n.Expr) -> Code:
         i.memo = Memo() if remember else None
         try:
             value = code(i)
-            if i.memo is not None and _holds(value, i.memo.reused):
-                # a result given again (not made anew, as the walker did) is in the advice,
-                # where its identity could show: work it out again remembering nothing
+            if i.memo is not None and i.memo.reused and _repeats(value):
+                # an object given again (where the walker made a new one) may be what the
+                # advice holds twice, and a policy's pick is found among options by
+                # identity: work it out again, remembering nothing
                 i.steps, i.memo = steps, None
                 value = code(i)
             return value
@@ -296,12 +297,17 @@ def _suggestion(comp: Compiler, expr: n.Expr) -> Code:
     return run
 
 
-def _holds(value: Any, reused: list[Any]) -> bool:
-    """Whether ``value`` has in it any (part of a) result that was given again."""
-    if not reused:
-        return False
-    given = {id(p) for r in reused for p in parts(r) if not one_of_a_kind(p)}
-    return any(id(p) in given for p in parts(value))
+def _repeats(value: Any) -> bool:
+    """Whether the same object is twice in ``value`` (a game piece, a text, none, yes/no or
+    a small int aside: the walker gave those again too). Objects made while a default is
+    worked out show their identity nowhere else: nothing else keeps them."""
+    seen: set[int] = set()
+    for part in parts(value):
+        if not one_of_a_kind(part):
+            if id(part) in seen:
+                return True
+            seen.add(id(part))
+    return False
 
 
 def _choose(comp: Compiler, stmt: n.Choose, here: n.RuleRef | None) -> StmtCode:

@@ -14,7 +14,7 @@ from typing import Any
 
 from rulekit import nodes as n
 from rulekit.builtins import BUILTINS
-from rulekit.checker import ENUM_FUNCTIONS
+from rulekit.checker import ENUM_FUNCTIONS, GRAPH_FUNCTIONS
 from rulekit.loader import Rulebook
 from rulekit.tables import CompiledTable
 
@@ -128,14 +128,20 @@ def pure(book: Rulebook, tables: dict[str, CompiledTable], expr: n.Expr) -> bool
             len(node.target) > 1 or node.target[0] in book.states or node.target[0] in book.tracks
         ):
             return False
-        if isinstance(node, n.Name) and _first_reading_steps(book, node.id):
-            return False  # a constant's first reading takes steps, the next ones none
+        if (
+            isinstance(node, n.Name)
+            and node.id in book.consts
+            and not _literal(book.consts[node.id].value)
+        ):
+            return False  # read first here, it is kept: it could hold what is made here
         if isinstance(node, n.Call) and ("call", node.func) not in seen:
             seen.add(("call", node.func))
             func = node.func
             known = func in tables or func in book.modifiers or func in book.procedures
             if not known and func in book.kinds and func not in book.records:
                 return False  # a new game piece is numbered
+            if not known and func in GRAPH_FUNCTIONS:
+                return False  # a search tree is kept with the table
             stack.extend(_callee(book, tables, func))
         stack.extend(_children(node))
     return True
@@ -158,3 +164,16 @@ def _first_reading_steps(book: Rulebook, name: str) -> bool:
             stack.append(node.id)
         stack.extend(_children(node))
     return False
+
+
+def _literal(expr: n.Expr) -> bool:
+    """Whether ``expr`` is written with literals only (no name, call or placeholder)."""
+    stack: list[Any] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.Name | n.Call | n.Roll | n.Draw | n.Aggregate | n.ListComp):
+            return False
+        if isinstance(node, n.Str) and "{" in node.value:
+            return False
+        stack.extend(_children(node))
+    return True

@@ -36,13 +36,14 @@ class Frame:
 
 class Memo:
     """Procedure results by arguments, while a decision's default that can only compute is
-    worked out (rulekit.reach.pure): the same call gives the same result in as many steps."""
+    worked out (rulekit.reach.pure): the same call gives the same result in as many steps.
+    Also an enum's members, made once rather than at each mention."""
 
     __slots__ = ("calls", "reused")
 
     def __init__(self) -> None:
         self.calls: dict[tuple[Any, ...], tuple[Any, int, tuple[Any, ...]]] = {}
-        self.reused: list[Any] = []  # results given again that Python made anew each time
+        self.reused = False  # whether an object Python made anew each time was given again
 
 
 def default_for(typ: t.Type) -> Any:
