@@ -5,7 +5,10 @@
 
 Measures
   1. the interpreter against a hand-written Python reference of the same procedure
-     (Silent War [6.0] Torpedo Improvement Phase: a table look-up, a roll, state changes);
+     (Silent War [6.0] Torpedo Improvement Phase: a table look-up, a roll, state changes),
+     and one Silent War combat round ([14.15] Spearfish example): `rulekit resolve` of
+     combat_round with its --given file, and the procedure call alone (what exact
+     enumeration repeats once per dice path);
   2. loading and checking each bundled rulebook;
   3. seconds per Silent War short campaign and per full default run (`rulekit run
      rulebooks/silent_war`, a fresh process), and the peak memory of a campaign;
@@ -33,13 +36,16 @@ sys.path.insert(0, str(ROOT))
 
 from rulekit.checker import Checked, check  # noqa: E402
 from rulekit.dice import SeededDice  # noqa: E402
+from rulekit.inputs import find_target  # noqa: E402
 from rulekit.interpreter import Interpreter  # noqa: E402
 from rulekit.loader import load_rulebook  # noqa: E402
 from rulekit.policy import DefaultPolicy  # noqa: E402
 from rulekit.runner import new_game  # noqa: E402
+from rulekit.session import bind_inputs, resolve  # noqa: E402
 from rulekit.simulate import simulate  # noqa: E402
 
 SW = ROOT / "rulebooks" / "silent_war"
+SPEARFISH = ROOT / "examples" / "silent_war" / "spearfish_14_15.toml"
 
 # ---- 1. interpreter vs a hand-written reference ----------------------------------------
 
@@ -142,6 +148,25 @@ def bench_reference(book: Checked, n: int) -> tuple[float, float]:
     return rulekit, reference
 
 
+def bench_combat_round(book: Checked, n: int) -> tuple[float, float]:
+    """Seconds per combat round over n seeds: the whole resolve, and the call alone."""
+    given = str(SPEARFISH)
+    resolve(book, "combat_round", given=given, seed=0)  # closures built on first use
+    start = time.perf_counter()
+    for seed in range(n):
+        resolve(book, "combat_round", given=given, seed=seed)
+    whole = (time.perf_counter() - start) / n
+    target = find_target(book, "combat_round", ("procedure",))
+    ready = []
+    for seed in range(n):
+        interp = Interpreter(book, SeededDice(seed), DefaultPolicy())
+        ready.append((interp, bind_inputs(book, target, interp, given, [])))
+    start = time.perf_counter()
+    for interp, args in ready:
+        interp.call("combat_round", args)
+    return whole, (time.perf_counter() - start) / n
+
+
 # ---- 2.-4. loading, runs, memory, simulation -------------------------------------------
 
 
@@ -192,6 +217,9 @@ def main() -> None:
     rows.append(("[6.0] phase, rulekit (per call)", f"{ours * 1e6:.1f} µs"))
     rows.append(("[6.0] phase, hand-written Python (per call)", f"{ref * 1e6:.2f} µs"))
     rows.append(("  ratio", f"{ours / ref:.0f}x"))
+    whole, call = bench_combat_round(book, 10 if quick else 300)
+    rows.append(("combat round, `resolve` with --given (per run)", f"{whole * 1e3:.2f} ms"))
+    rows.append(("  the combat_round call alone", f"{call * 1e3:.2f} ms"))
 
     for path in sorted((ROOT / "rulebooks").iterdir()):
         if (path / "rulebook.rk").exists():

@@ -58,9 +58,21 @@ class Node:
     dim: int
     entries: list[tuple[Key, Node | Cell]] = field(factory=list)
     _exact: dict[Any, tuple[Key, Node | Cell]] | None = field(default=None, init=False)
+    # What an int found among ranges or thresholds, found once: tables never change.
+    _ints: dict[tuple[int, bool], tuple[Key, Node | Cell] | None] = field(factory=dict, init=False)
 
     def find(self, value: Any, threshold: bool) -> tuple[Key, Node | Cell] | None:
         v = unwrap(value)
+        if type(v) is int:
+            ints = self._ints
+            key = (v, threshold)
+            if key in ints:
+                return ints[key]
+            hit = ints[key] = self._find(v, threshold)
+            return hit
+        return self._find(v, threshold)
+
+    def _find(self, v: Any, threshold: bool) -> tuple[Key, Node | Cell] | None:
         if not threshold and self.entries and self.entries[0][0].kind == "exact":
             if self._exact is None:  # built on first use: exact keys by value
                 self._exact = {}
