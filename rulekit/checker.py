@@ -994,6 +994,21 @@ def _arity(low: int, high: int | None) -> str:
     return f"{low} to {high} arguments"
 
 
+def check_expression(
+    checked: Checked, expr: n.Expr, names: dict[str, t.Type]
+) -> tuple[t.Type, list[Diagnostic]]:
+    """Check an expression given outside the rulebook (``--of``) with ``names`` in scope."""
+    checker = Checker(checked.book)
+    checker.vocab, checker.dice, checker.tables = checked.vocab, checked.dice, checked.tables
+    checker.globals, checker.members = checked.globals, checked.members
+    checker._enums()  # the member index; the rulebook's own problems were reported already
+    checker.diags.clear()
+    checker.current = "the expression"
+    scope = _Scope(checker.globals)
+    scope.locals.update(names)
+    return checker.infer(expr, scope), checker.diags
+
+
 def check(book: Rulebook) -> Checked:
     """Check a loaded rulebook; errors are in ``.errors``, nothing is raised."""
     return Checker(book).run()
@@ -1007,4 +1022,12 @@ def load(arg: str) -> Checked:
     return checked
 
 
-__all__ = ["Checked", "ProvisionalItem", "check", "dice_naturals", "load", "placeholders"]
+__all__ = [
+    "Checked",
+    "ProvisionalItem",
+    "check",
+    "check_expression",
+    "dice_naturals",
+    "load",
+    "placeholders",
+]

@@ -18,6 +18,7 @@ from rulekit.errors import InputError, RulekitError, error
 from rulekit.inputs import find_target, parse_dice, split_assignments
 from rulekit.interpreter import DEFAULT_STEP_BUDGET
 from rulekit.loader import load_rulebook
+from rulekit.prob import DEFAULT_MAX_PATHS
 from rulekit.session import resolve as run_resolve
 from rulekit.tables import LookupMiss
 from rulekit.trace import render_text
@@ -372,6 +373,74 @@ def resolve_cmd(
         out.print(Text("used provisional values (not printed in the rules):"))
         for item in outcome.trace.provisional_used:
             out.print(Text(f"  {item}"))
+
+
+@main.command("prob")
+@click.argument("rulebook")
+@click.argument("procedure")
+@click.option("--given", "given", metavar="FILE.toml", help="Inputs and state from a TOML file.")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE", help="An input or state value.")
+@click.option("--decide", "decide", multiple=True, metavar="NAME=VALUE", help="Answer a decision.")
+@click.option(
+    "--of", "of", metavar="EXPR", help="Report this expression instead (result, inputs, state)."
+)
+@click.option(
+    "--max-paths",
+    "max_paths",
+    type=int,
+    default=DEFAULT_MAX_PATHS,
+    show_default=True,
+    help="Give up beyond this many paths of dice.",
+)
+@click.option("--samples", "samples", type=int, help="Estimate from this many seeded runs instead.")
+@click.option("--seed", "seed", type=int, default=1, show_default=True, help="Seed for --samples.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@reports_errors
+def prob_cmd(
+    rulebook: str,
+    procedure: str,
+    given: str | None,
+    at: tuple[str, ...],
+    decide: tuple[str, ...],
+    of: str | None,
+    max_paths: int,
+    samples: int | None,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """Exact probabilities of every result of a procedure or table (every path of dice)."""
+    from rulekit.prob import ask, exact, sampled
+
+    checked = load(rulebook)
+    try:
+        question = ask(checked, procedure, given=given, at=at, decide=decide, of=of)
+        if samples is not None:
+            if samples < 1:
+                raise InputError([error("--samples must be at least 1", where="--samples")])
+            dist = sampled(checked, question, samples, seed)
+        else:
+            dist = exact(checked, question, max_paths)
+    except RulekitError as exc:
+        exc.sources = checked.book.sources  # type: ignore[attr-defined]
+        raise
+    if as_json:
+        _emit_json(dist.to_json())
+        return
+    how = f"exact, {dist.paths} path(s) of dice" if dist.exact else f"{dist.samples} samples"
+    grid = Table(title=f"{dist.what} ({how})")
+    grid.add_column("result")
+    grid.add_column("p" if dist.exact else "frequency", justify="right")
+    grid.add_column("%", justify="right")
+    for o in dist.outcomes:
+        grid.add_row(show(o.value), str(o.p), f"{float(o.p) * 100:.2f}")
+    out.print(grid)
+    mean = dist.mean
+    if mean is not None:
+        out.print(Text(f"mean: {mean} = {float(mean):.4f}"))
+    if dist.provisional_used:
+        out.print(Text("used provisional values (not printed in the rules):"))
+        for place, count in _grouped(dist.provisional_used):
+            out.print(Text(f"  {place}: {count}"))
 
 
 @main.command("run")

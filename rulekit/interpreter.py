@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from attrs import define
 from attrs import evolve as attrs_evolve
@@ -85,6 +85,14 @@ class Frame:
     locals: dict[str, Any]
 
 
+class DefaultMemo(Protocol):
+    """Decision defaults remembered across runs, by a key that fixes the game's history."""
+
+    known: dict[Any, int]  # key -> index of the default among the options
+
+    def key(self, decisions: int) -> Any: ...
+
+
 class Interpreter:
     """Runs one rulebook's procedures against a game state."""
 
@@ -111,6 +119,10 @@ class Interpreter:
         self.consts: dict[str, Any] = {}
         self.entity_count = 0
         self.changed: set[str] = set()  # state variables written since the start
+        self.decisions = 0  # decisions made so far in this run
+        # Exact enumeration re-runs a procedure once per path of dice; it may remember each
+        # decision's default, which the dice thrown before it fully determine.
+        self.defaults: DefaultMemo | None = None
         self._provisional_fields = {
             kind.name: {f.name for f in kind.fields if f.provenance is not None}
             for kind in self.book.kinds.values()
@@ -154,6 +166,14 @@ class Interpreter:
             else:
                 values.append(keys[dim.name])
         return self._lookup(table, values, table.decl.span)
+
+    def evaluate(self, expr: n.Expr, names: dict[str, Any]) -> Any:
+        """Evaluate an expression from outside the rulebook with ``names`` as its locals."""
+        self.frames.append(Frame("expression", None, dict(names)))
+        try:
+            return self.eval(expr)
+        finally:
+            self.frames.pop()
 
     def run_sequence(self, name: str | None = None) -> None:
         """One game turn: every segment and phase of the sequence of play, in order."""
@@ -346,7 +366,8 @@ class Interpreter:
 
     def _choose(self, stmt: n.Choose) -> None:
         options = self._iterate(self.eval(stmt.options), stmt.options.span)
-        default = self._suggestion(stmt.default) if stmt.default is not None else None
+        default = self._default(stmt, options) if stmt.default is not None else None
+        self.decisions += 1
         request = DecisionRequest(
             stmt.name, options, default, _r(self.ref), stmt.title, self._where(stmt.span)
         )
@@ -368,6 +389,21 @@ class Interpreter:
             )
         )
         self.frame.locals[stmt.name] = choice
+
+    def _default(self, stmt: n.Choose, options: tuple[Any, ...]) -> Any:
+        assert stmt.default is not None
+        memo = self.defaults
+        key = memo.key(self.decisions) if memo is not None else None
+        if memo is not None and key in memo.known:
+            return options[memo.known[key]]
+        default = self._suggestion(stmt.default)
+        if memo is not None and memo.key(self.decisions) == key:  # threw no dice meanwhile
+            index = next((i for i, o in enumerate(options) if o is default), None)
+            if index is None:
+                index = next((i for i, o in enumerate(options) if self._eq(default, o)), None)
+            if index is not None:
+                memo.known[key] = index
+        return default
 
     def _suggestion(self, expr: n.Expr) -> Any:
         """A decision's default: the rulebook's advice, worked out off the record."""
@@ -749,7 +785,9 @@ class Interpreter:
             try:
                 return call_builtin(name, args, self.c.rounding)
             except BuiltinError as exc:
-                raise self.fail(f"{name}(): {exc}", call.span) from None
+                text = str(exc)
+                message = text if text.startswith(f"{name}(") else f"{name}(): {text}"
+                raise self.fail(message, call.span) from None
         raise self.fail(f"unknown procedure, table or function '{name}'", call.span)
 
     def _bind(self, call: n.Call, params: tuple[n.Param, ...]) -> dict[str, Any]:
