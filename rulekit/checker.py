@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import product
 
 from attrs import define, field
@@ -277,6 +278,9 @@ class Checker:
             result = self.type_of(decl.result)
             reader = TableReader(decl, [d for d in dims if d], result, self.vocab)
             table = reader.read()
+            for change in self.book.patches.get(decl.name, ()):
+                reader.patch(table, change)
+            table.recount()
             self.diags.extend(reader.diags)
             naturals = {
                 i: dice_naturals(d.dice, self.dice)
@@ -1014,9 +1018,9 @@ def check(book: Rulebook) -> Checked:
     return Checker(book).run()
 
 
-def load(arg: str) -> Checked:
-    """Load and check a rulebook; raise :class:`RulebookInvalid` if it has errors."""
-    checked = check(load_rulebook(arg))
+def load(arg: str, options: Sequence[str] = ()) -> Checked:
+    """Load and check a rulebook with options on; raise :class:`RulebookInvalid` on errors."""
+    checked = check(load_rulebook(arg, options))
     if checked.errors:
         raise RulebookInvalid(checked.errors)
     return checked

@@ -49,23 +49,34 @@ def reports_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+option_switches = click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="NAME",
+    help="Switch on an optional rule of the rulebook (repeatable).",
+)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulekit")
 def main() -> None:
     """rulekit: wargame rules as data, executed exactly, explained rule by rule.
 
-    RULEBOOK is a rulebook directory (with a rulebook.rk) or a .rk file.
+    RULEBOOK is a rulebook directory (with a rulebook.rk), a .rk file, a variant file, or
+    DIR@VARIANT for a variant in the rulebook's editions/ or variants/ folder.
     """
 
 
 @main.command("check")
 @click.argument("rulebook")
+@option_switches
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @reports_errors
-def check_cmd(rulebook: str, as_json: bool) -> None:
+def check_cmd(rulebook: str, options: tuple[str, ...], as_json: bool) -> None:
     """Parse and validate a rulebook; count its provisional values."""
     try:
-        book = load_rulebook(rulebook)
+        book = load_rulebook(rulebook, options)
     except RulekitError as exc:
         if as_json:
             _emit_json(
@@ -93,6 +104,8 @@ def check_cmd(rulebook: str, as_json: bool) -> None:
                 "tables": len(book.tables),
                 "procedures": len(book.procedures),
                 "provisional": checked.provisional_count,
+                "options": _options(book),
+                "variants": list(book.variants),
                 "provisional_values": [
                     {
                         "what": p.what,
@@ -113,6 +126,26 @@ def check_cmd(rulebook: str, as_json: bool) -> None:
         sys.exit(1)
 
 
+def _options(book: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": name,
+            "rule": option.ref.text if option.ref else None,
+            "title": option.title,
+            "on": name in book.options_on,
+        }
+        for name, option in book.options.items()
+    ]
+
+
+def _print_options(book: Any) -> None:
+    for option in _options(book):
+        rule = f" [{option['rule']}]" if option["rule"] else ""
+        title = f' "{option["title"]}"' if option["title"] else ""
+        state = "on" if option["on"] else f"off (--option {option['name']})"
+        out.print(Text(f"option {option['name']}{rule}{title}: {state}"))
+
+
 def _summary(checked: Checked, arg: str) -> None:
     book = checked.book
     title = f"{book.name} {book.edition}" if book.edition else book.name
@@ -124,6 +157,7 @@ def _summary(checked: Checked, arg: str) -> None:
             f"{len(checked.warnings)} warning(s)"
         )
     )
+    _print_options(book)
     if checked.provisional:
         out.print(
             Text(
@@ -141,11 +175,12 @@ def _summary(checked: Checked, arg: str) -> None:
 
 @main.command("tables")
 @click.argument("rulebook")
+@option_switches
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @reports_errors
-def tables_cmd(rulebook: str, as_json: bool) -> None:
+def tables_cmd(rulebook: str, options: tuple[str, ...], as_json: bool) -> None:
     """List the tables: rule reference, dice, dimensions, provenance."""
-    checked = load(rulebook)
+    checked = load(rulebook, options)
     rows: list[dict[str, Any]] = []
     for table in checked.tables.values():
         decl = table.decl
@@ -180,20 +215,27 @@ def tables_cmd(rulebook: str, as_json: bool) -> None:
             prov,
         )
     out.print(grid)
+    _print_options(checked.book)
 
 
 @main.command("lookup")
 @click.argument("rulebook")
+@option_switches
 @click.argument("table")
 @click.option("--at", "at", multiple=True, metavar="DIM=VALUE", help="A key of the table.")
 @click.option("--roll", "roll", type=int, help="The (already modified) roll indexing the table.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @reports_errors
 def lookup_cmd(
-    rulebook: str, table: str, at: tuple[str, ...], roll: int | None, as_json: bool
+    rulebook: str,
+    options: tuple[str, ...],
+    table: str,
+    at: tuple[str, ...],
+    roll: int | None,
+    as_json: bool,
 ) -> None:
     """Look up one cell. TABLE is a name or a rule reference such as 7.1 or E4."""
-    checked = load(rulebook)
+    checked = load(rulebook, options)
     target = find_target(checked, table, ("table",))
     compiled = checked.tables[target.name]
     pairs = dict(split_assignments(at, "--at"))
@@ -305,6 +347,7 @@ def _read_key(checked: Checked, dim: Any, text: str, keys: list[str]) -> Any:
 
 @main.command("resolve")
 @click.argument("rulebook")
+@option_switches
 @click.argument("procedure")
 @click.option("--given", "given", metavar="FILE.toml", help="Inputs and state from a TOML file.")
 @click.option("--at", "at", multiple=True, metavar="NAME=VALUE", help="An input or state value.")
@@ -323,6 +366,7 @@ def _read_key(checked: Checked, dim: Any, text: str, keys: list[str]) -> Any:
 @reports_errors
 def resolve_cmd(
     rulebook: str,
+    options: tuple[str, ...],
     procedure: str,
     given: str | None,
     at: tuple[str, ...],
@@ -333,7 +377,7 @@ def resolve_cmd(
     as_json: bool,
 ) -> None:
     """Run one procedure (or a table with its own roll) and print its trace."""
-    checked = load(rulebook)
+    checked = load(rulebook, options)
     try:
         outcome = run_resolve(
             checked,
@@ -377,6 +421,7 @@ def resolve_cmd(
 
 @main.command("prob")
 @click.argument("rulebook")
+@option_switches
 @click.argument("procedure")
 @click.option("--given", "given", metavar="FILE.toml", help="Inputs and state from a TOML file.")
 @click.option("--at", "at", multiple=True, metavar="NAME=VALUE", help="An input or state value.")
@@ -398,6 +443,7 @@ def resolve_cmd(
 @reports_errors
 def prob_cmd(
     rulebook: str,
+    options: tuple[str, ...],
     procedure: str,
     given: str | None,
     at: tuple[str, ...],
@@ -411,7 +457,7 @@ def prob_cmd(
     """Exact probabilities of every result of a procedure or table (every path of dice)."""
     from rulekit.prob import ask, exact, sampled
 
-    checked = load(rulebook)
+    checked = load(rulebook, options)
     try:
         question = ask(checked, procedure, given=given, at=at, decide=decide, of=of)
         if samples is not None:
@@ -443,8 +489,61 @@ def prob_cmd(
             out.print(Text(f"  {place}: {count}"))
 
 
+@main.command("diff")
+@click.argument("old")
+@click.argument("new")
+@option_switches
+@click.option("--probe", "probes", multiple=True, metavar="NAME", help="Also compare this.")
+@click.option("--given", "given", metavar="FILE.toml", help="Inputs and state for --probe.")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE", help="An input or state value.")
+@click.option("--decide", "decide", multiple=True, metavar="NAME=VALUE", help="For --probe.")
+@click.option("--of", "of", metavar="EXPR", help="Compare this expression of each --probe.")
+@click.option("--structure-only", "structure_only", is_flag=True, help="No behaviour.")
+@click.option("--seed", "seed", type=int, default=1, show_default=True, help="For sampling.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@reports_errors
+def diff_cmd(
+    old: str,
+    new: str,
+    options: tuple[str, ...],
+    probes: tuple[str, ...],
+    given: str | None,
+    at: tuple[str, ...],
+    decide: tuple[str, ...],
+    of: str | None,
+    structure_only: bool,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """What changed from OLD to NEW (rulebooks or variants, e.g. DIR@1.1 DIR).
+
+    Exit code 0: no differences; 3: differences; 1: bad input.
+    """
+    from rulekit.behaviour import Behaviour, Probe, compare_behaviour
+    from rulekit.diff import compare
+    from rulekit.render import diff_json, print_diff
+
+    before, after = load(old, options), load(new, options)
+    changes = compare(before, after)
+    wanted = [Probe(p, list(at), given, of, list(decide)) for p in probes]
+    behaviour = Behaviour()
+    if not structure_only:
+        try:
+            behaviour = compare_behaviour(before, after, changes, wanted, seed, list(at))
+        except RulekitError as exc:
+            exc.sources = after.book.sources  # type: ignore[attr-defined]
+            raise
+    differs = bool(changes) or any(c.differs for c in behaviour.comparisons)
+    if as_json:
+        _emit_json(diff_json(before, after, changes, behaviour, differs))
+    else:
+        print_diff(out, before, after, changes, behaviour)
+    sys.exit(3 if differs else 0)
+
+
 @main.command("run")
 @click.argument("rulebook")
+@option_switches
 @click.option(
     "--scenario",
     "scenario",
@@ -472,6 +571,7 @@ def prob_cmd(
 @reports_errors
 def run_cmd(
     rulebook: str,
+    options: tuple[str, ...],
     scenario: str | None,
     seed: int | None,
     turns: int | None,
@@ -492,7 +592,7 @@ def run_cmd(
     )
     from rulekit.trace import render_event
 
-    checked = load(rulebook)
+    checked = load(rulebook, options)
     holder: dict[str, Any] = {}
 
     def context() -> list[str]:
@@ -558,7 +658,8 @@ def _explain(turn: int, events: list[Any]) -> None:
 
 
 def _print_run(result: Any, save: str | None) -> None:
-    out.print(Text(f"{result.title} ({result.rulebook} {result.edition})"))
+    book = f"{result.rulebook} {result.edition}" if result.edition else result.rulebook
+    out.print(Text(f"{result.title} ({book})"))
     if result.provisional_scenario:
         out.print(Text(f"provisional scenario: {result.provisional_scenario}"))
     if result.reports:
@@ -624,7 +725,7 @@ def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
             header = _json.loads(handle.readline() or "{}")
     except (OSError, ValueError):
         raise InputError([error(f"'{trace}' is not a rulekit trace", where="replay")]) from None
-    checked = load(rulebook or header.get("rulebook", ""))
+    checked = load(rulebook or header.get("rulebook", ""), header.get("options", []))
     report = replay(checked, trace)
     if as_json:
         _emit_json(
@@ -646,6 +747,7 @@ def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
 
 @main.command("simulate")
 @click.argument("rulebook")
+@option_switches
 @click.option("--runs", "runs", type=click.IntRange(min=1), required=True, help="How many games.")
 @click.option(
     "--workers",
@@ -667,6 +769,7 @@ def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
 @reports_errors
 def simulate_cmd(
     rulebook: str,
+    options: tuple[str, ...],
     runs: int,
     workers: int,
     seed: int,
@@ -690,14 +793,22 @@ def simulate_cmd(
                 )
             ]
         )
-    checked = load(rulebook)  # check it (and the scenario) before starting workers
+    checked = load(rulebook, options)  # check it (and the scenario) before starting workers
     from rulekit.scenario import find_scenario
 
     find_scenario(checked, scenario or checked.book.default_scenario or "")
     with Progress(console=err, transient=True, disable=as_json) as bar:
         task = bar.add_task("simulating", total=runs)
         result = simulate(
-            rulebook, scenario, runs, seed, workers, policy, turns, lambda n: bar.advance(task, n)
+            rulebook,
+            scenario,
+            runs,
+            seed,
+            workers,
+            policy,
+            turns,
+            lambda n: bar.advance(task, n),
+            options,
         )
     if as_json:
         import cattrs

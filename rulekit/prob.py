@@ -38,6 +38,10 @@ from rulekit.values import EnumValue, show, to_json, unwrap
 DEFAULT_MAX_PATHS = 20_000
 
 
+class TooManyPaths(InputError):
+    """The procedure has more paths of dice than the budget allows."""
+
+
 @cache
 def _multisets(faces: tuple[int, ...], count: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Every multiset of ``count`` throws of a die, with the number of orderings giving it."""
@@ -249,7 +253,7 @@ def exact(
     while prefix is not None:
         paths += 1
         if paths > max_paths:
-            raise InputError(
+            raise TooManyPaths(
                 [
                     error(
                         f"{question.describe} has more than {max_paths} paths of dice",
@@ -311,6 +315,7 @@ __all__ = [
     "Outcome",
     "PathDice",
     "Question",
+    "TooManyPaths",
     "ask",
     "exact",
     "sampled",

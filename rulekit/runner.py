@@ -268,6 +268,7 @@ class Game:
                 list(self.provisional_used),
                 self.interp.entity_count,
                 self.ended or "",
+                list(book.options_on),
             ),
         )
 
@@ -305,7 +306,7 @@ def resume_game(
 ) -> Game:
     """A game continued from a save: same state, same dice, same policy."""
     book = checked.book
-    save = read_save(path, book.name, book.edition or "")
+    save = read_save(path, book.name, book.edition or "", book.options_on)
     scenario = load_scenario(checked, save.scenario)
     spec = policy_spec or save.policy
     dice = SeededDice(save.seed)
@@ -343,6 +344,7 @@ def trace_header(game: Game, rulebook_arg: str, resumed: str | None) -> dict[str
         "rulebook": rulebook_arg,
         "name": book.name,
         "edition": book.edition or "",
+        "options": list(book.options_on),
         "scenario": game.scenario.path,
         "seed": game.seed,
         "policy": game.policy_spec,
