@@ -541,6 +541,30 @@ def diff_cmd(
     sys.exit(3 if differs else 0)
 
 
+@main.command("fmt")
+@click.argument("rulebook")
+@click.option("--check", "check_only", is_flag=True, help="Only report what would change.")
+@reports_errors
+def fmt_cmd(rulebook: str, check_only: bool) -> None:
+    """Rewrite a rulebook's files (and its variants) in the canonical layout.
+
+    Exit code 0: nothing to change (or changed); 3: with --check, files would change.
+    """
+    from pathlib import Path
+
+    from rulekit.fmt import format_rulebook
+    from rulekit.loader import shown_path
+
+    changed = format_rulebook(Path(rulebook), write=not check_only)
+    verb = "would reformat" if check_only else "reformatted"
+    for path in changed:
+        out.print(Text(f"{verb} {shown_path(path)}"))
+    if not changed:
+        out.print(Text(f"{rulebook}: already formatted"))
+    if check_only and changed:
+        sys.exit(3)
+
+
 @main.command("run")
 @click.argument("rulebook")
 @option_switches

@@ -227,7 +227,7 @@ class Game:
         return RunResult(
             book.name,
             book.edition or "",
-            self.scenario.path,
+            self.scenario.ref(self.checked),
             self.scenario.info.title,
             self.seed,
             self.policy_spec,
@@ -255,7 +255,7 @@ class Game:
                 SAVE_FORMAT,
                 book.name,
                 book.edition or "",
-                self.scenario.path,
+                self.scenario.ref(self.checked),
                 self.scenario.info.title,
                 self.turn,
                 self.policy_spec,
@@ -307,7 +307,7 @@ def resume_game(
     """A game continued from a save: same state, same dice, same policy."""
     book = checked.book
     save = read_save(path, book.name, book.edition or "", book.options_on)
-    scenario = load_scenario(checked, save.scenario)
+    scenario = load_scenario(checked, find_scenario(checked, save.scenario))
     spec = policy_spec or save.policy
     dice = SeededDice(save.seed)
     if save.dice_state:
@@ -345,7 +345,7 @@ def trace_header(game: Game, rulebook_arg: str, resumed: str | None) -> dict[str
         "name": book.name,
         "edition": book.edition or "",
         "options": list(book.options_on),
-        "scenario": game.scenario.path,
+        "scenario": game.scenario.ref(game.checked),
         "seed": game.seed,
         "policy": game.policy_spec,
         "start_turn": game.turn,
