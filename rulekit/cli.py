@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
@@ -19,16 +18,22 @@ from rulekit.inputs import find_target, parse_dice, split_assignments
 from rulekit.interpreter import DEFAULT_STEP_BUDGET
 from rulekit.loader import load_rulebook
 from rulekit.prob import DEFAULT_MAX_PATHS
+from rulekit.render import (
+    err,
+    explain_turn,
+    options_of,
+    out,
+    print_distribution,
+    print_options,
+    print_run,
+    print_summary,
+)
 from rulekit.session import resolve as run_resolve
 from rulekit.tables import LookupMiss
 from rulekit.trace import render_text
 from rulekit.values import show, to_json
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-# Output to a file or pipe is not squeezed into 80 columns.
-out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _emit_json(data: Any) -> None:
@@ -104,7 +109,7 @@ def check_cmd(rulebook: str, options: tuple[str, ...], as_json: bool) -> None:
                 "tables": len(book.tables),
                 "procedures": len(book.procedures),
                 "provisional": checked.provisional_count,
-                "options": _options(book),
+                "options": options_of(book),
                 "variants": list(book.variants),
                 "provisional_values": [
                     {
@@ -121,56 +126,9 @@ def check_cmd(rulebook: str, options: tuple[str, ...], as_json: bool) -> None:
     else:
         for diag in checked.errors + checked.warnings:
             err.print(Text(RulekitError([diag]).render(sources)))
-        _summary(checked, rulebook)
+        print_summary(checked, rulebook)
     if not ok:
         sys.exit(1)
-
-
-def _options(book: Any) -> list[dict[str, Any]]:
-    return [
-        {
-            "name": name,
-            "rule": option.ref.text if option.ref else None,
-            "title": option.title,
-            "on": name in book.options_on,
-        }
-        for name, option in book.options.items()
-    ]
-
-
-def _print_options(book: Any) -> None:
-    for option in _options(book):
-        rule = f" [{option['rule']}]" if option["rule"] else ""
-        title = f' "{option["title"]}"' if option["title"] else ""
-        state = "on" if option["on"] else f"off (--option {option['name']})"
-        out.print(Text(f"option {option['name']}{rule}{title}: {state}"))
-
-
-def _summary(checked: Checked, arg: str) -> None:
-    book = checked.book
-    title = f"{book.name} {book.edition}" if book.edition else book.name
-    status = "ok" if not checked.errors else f"{len(checked.errors)} error(s)"
-    out.print(
-        Text(
-            f"{arg}: {title}: {status}; {len(book.tables)} tables, "
-            f"{len(book.procedures)} procedures, {len(book.modifiers)} modifier lists, "
-            f"{len(checked.warnings)} warning(s)"
-        )
-    )
-    _print_options(book)
-    if checked.provisional:
-        out.print(
-            Text(
-                f"{checked.provisional_count} provisional value(s) the source does not print, "
-                f"in {len(checked.provisional)} place(s):"
-            )
-        )
-        for p in checked.provisional:
-            out.print(
-                Text(f"  {p.span}: {p.what}: {p.count}" + (f" ({p.reason})" if p.reason else ""))
-            )
-    else:
-        out.print(Text("no provisional values"))
 
 
 @main.command("tables")
@@ -215,7 +173,7 @@ def tables_cmd(rulebook: str, options: tuple[str, ...], as_json: bool) -> None:
             prov,
         )
     out.print(grid)
-    _print_options(checked.book)
+    print_options(checked.book)
 
 
 @main.command("lookup")
@@ -472,21 +430,7 @@ def prob_cmd(
     if as_json:
         _emit_json(dist.to_json())
         return
-    how = f"exact, {dist.paths} path(s) of dice" if dist.exact else f"{dist.samples} samples"
-    grid = Table(title=f"{dist.what} ({how})")
-    grid.add_column("result")
-    grid.add_column("p" if dist.exact else "frequency", justify="right")
-    grid.add_column("%", justify="right")
-    for o in dist.outcomes:
-        grid.add_row(show(o.value), str(o.p), f"{float(o.p) * 100:.2f}")
-    out.print(grid)
-    mean = dist.mean
-    if mean is not None:
-        out.print(Text(f"mean: {mean} = {float(mean):.4f}"))
-    if dist.provisional_used:
-        out.print(Text("used provisional values (not printed in the rules):"))
-        for place, count in _grouped(dist.provisional_used):
-            out.print(Text(f"  {place}: {count}"))
+    print_distribution(dist)
 
 
 @main.command("diff")
@@ -654,7 +598,7 @@ def run_cmd(
             import json as _json
 
             sink.write(_json.dumps(trace_header(game, rulebook, resume), sort_keys=True) + "\n")
-        result = game.play(turns, sink, _explain if explain and not as_json else None)
+        result = game.play(turns, sink, explain_turn if explain and not as_json else None)
         if sink is not None:
             write_trace_footer(sink, result)
     except RulekitError as exc:
@@ -670,67 +614,7 @@ def run_cmd(
 
         _emit_json(cattrs.Converter().unstructure(result))
         return
-    _print_run(result, save)
-
-
-def _explain(turn: int, events: list[Any]) -> None:
-    from rulekit.trace import render_event
-
-    out.print(Text(f"--- turn {turn}", style="bold"))
-    for e in events:
-        out.print(Text(render_event(e)))
-
-
-def _print_run(result: Any, save: str | None) -> None:
-    book = f"{result.rulebook} {result.edition}" if result.edition else result.rulebook
-    out.print(Text(f"{result.title} ({book})"))
-    if result.provisional_scenario:
-        out.print(Text(f"provisional scenario: {result.provisional_scenario}"))
-    if result.reports:
-        names = list(result.reports[0].values)
-        grid = Table(show_lines=False, caption="state at the end of each turn")
-        grid.add_column("turn", justify="right")
-        for name in names:
-            grid.add_column(name)
-        for report in result.reports:
-            grid.add_row(str(report.turn), *(show_json(report.values[n]) for n in names))
-        out.print(grid)
-    out.print(Text(f"turns played: {result.played} (turn {result.turns} of the scenario)"))
-    for name, value in result.final.items():
-        out.print(Text(f"  {name}: {show_json(value)}"))
-    out.print(Text(f"result: {result.ended or 'not over yet'}"))
-    out.print(Text(f"seed: {result.seed}"))
-    if result.provisional_used:
-        out.print(
-            Text(
-                f"used {len(result.provisional_used)} provisional value(s) "
-                "not printed in the rules:"
-            )
-        )
-        for place, count in _grouped(result.provisional_used):
-            out.print(Text(f"  {place}: {count}"))
-    if save:
-        out.print(Text(f"saved to {save}"))
-
-
-def _grouped(items: list[str]) -> list[tuple[str, int]]:
-    """ "table war_mix (WP1 / AO) [3.11]" and the like, counted per table."""
-    counts: dict[str, int] = {}
-    for item in items:
-        key = item
-        if " (" in item:  # a table cell: count it under its table
-            rule = item[item.rfind(" [") :] if item.endswith("]") else ""
-            key = item.split(" (")[0] + rule
-        counts[key] = counts.get(key, 0) + 1
-    return list(counts.items())
-
-
-def show_json(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(show_json(v) for v in value)
-    if value is None:
-        return "none"
-    return str(value)
+    print_run(result, save)
 
 
 @main.command("replay")

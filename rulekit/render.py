@@ -1,7 +1,8 @@
-"""How differences between rulebooks are shown: rich text for people, JSON for programs."""
+"""How results are shown: rich text for people (JSON is built where the data is)."""
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 from typing import Any
 
@@ -12,6 +13,11 @@ from rich.text import Text
 from rulekit.behaviour import Behaviour, Comparison
 from rulekit.checker import Checked
 from rulekit.diff import Change
+from rulekit.values import show
+
+# Output to a file or pipe is not squeezed into 80 columns.
+out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _title(checked: Checked) -> str:
@@ -134,3 +140,132 @@ def diff_json(
         ],
         "not_compared": behaviour.skipped,
     }
+
+
+# ---- check, tables, run --------------------------------------------------------------------
+
+
+def options_of(book: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": name,
+            "rule": option.ref.text if option.ref else None,
+            "title": option.title,
+            "on": name in book.options_on,
+        }
+        for name, option in book.options.items()
+    ]
+
+
+def print_options(book: Any) -> None:
+    for option in options_of(book):
+        rule = f" [{option['rule']}]" if option["rule"] else ""
+        title = f' "{option["title"]}"' if option["title"] else ""
+        state = "on" if option["on"] else f"off (--option {option['name']})"
+        out.print(Text(f"option {option['name']}{rule}{title}: {state}"))
+
+
+def print_summary(checked: Checked, arg: str) -> None:
+    book = checked.book
+    title = f"{book.name} {book.edition}" if book.edition else book.name
+    status = "ok" if not checked.errors else f"{len(checked.errors)} error(s)"
+    out.print(
+        Text(
+            f"{arg}: {title}: {status}; {len(book.tables)} tables, "
+            f"{len(book.procedures)} procedures, {len(book.modifiers)} modifier lists, "
+            f"{len(checked.warnings)} warning(s)"
+        )
+    )
+    print_options(book)
+    if checked.provisional:
+        out.print(
+            Text(
+                f"{checked.provisional_count} provisional value(s) the source does not print, "
+                f"in {len(checked.provisional)} place(s):"
+            )
+        )
+        for p in checked.provisional:
+            out.print(
+                Text(f"  {p.span}: {p.what}: {p.count}" + (f" ({p.reason})" if p.reason else ""))
+            )
+    else:
+        out.print(Text("no provisional values"))
+
+
+def explain_turn(turn: int, events: list[Any]) -> None:
+    from rulekit.trace import render_event
+
+    out.print(Text(f"--- turn {turn}", style="bold"))
+    for e in events:
+        out.print(Text(render_event(e)))
+
+
+def print_run(result: Any, save: str | None) -> None:
+    book = f"{result.rulebook} {result.edition}" if result.edition else result.rulebook
+    out.print(Text(f"{result.title} ({book})"))
+    if result.provisional_scenario:
+        out.print(Text(f"provisional scenario: {result.provisional_scenario}"))
+    if result.reports:
+        names = list(result.reports[0].values)
+        grid = Table(show_lines=False, caption="state at the end of each turn")
+        grid.add_column("turn", justify="right")
+        for name in names:
+            grid.add_column(name)
+        for report in result.reports:
+            grid.add_row(str(report.turn), *(show_json(report.values[n]) for n in names))
+        out.print(grid)
+    out.print(Text(f"turns played: {result.played} (turn {result.turns} of the scenario)"))
+    for name, value in result.final.items():
+        out.print(Text(f"  {name}: {show_json(value)}"))
+    out.print(Text(f"result: {result.ended or 'not over yet'}"))
+    out.print(Text(f"seed: {result.seed}"))
+    if result.provisional_used:
+        out.print(
+            Text(
+                f"used {len(result.provisional_used)} provisional value(s) "
+                "not printed in the rules:"
+            )
+        )
+        for place, count in grouped(result.provisional_used):
+            out.print(Text(f"  {place}: {count}"))
+    if save:
+        out.print(Text(f"saved to {save}"))
+
+
+def grouped(items: list[str]) -> list[tuple[str, int]]:
+    """ "table war_mix (WP1 / AO) [3.11]" and the like, counted per table."""
+    counts: dict[str, int] = {}
+    for item in items:
+        key = item
+        if " (" in item:  # a table cell: count it under its table
+            rule = item[item.rfind(" [") :] if item.endswith("]") else ""
+            key = item.split(" (")[0] + rule
+        counts[key] = counts.get(key, 0) + 1
+    return list(counts.items())
+
+
+def show_json(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(show_json(v) for v in value)
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def print_distribution(dist: Any) -> None:
+    """``rulekit prob``: each result with its probability, the mean, provisional values."""
+    how = f"exact, {dist.paths} path(s) of dice" if dist.exact else f"{dist.samples} samples"
+    grid = Table(title=f"{dist.what} ({how})")
+    grid.add_column("result")
+    grid.add_column("p" if dist.exact else "frequency", justify="right")
+    grid.add_column("%", justify="right")
+    for o in dist.outcomes:
+        grid.add_row(show(o.value), str(o.p), f"{float(o.p) * 100:.2f}")
+    out.print(grid)
+    mean = dist.mean
+    if mean is not None:
+        out.print(Text(f"mean: {mean} = {float(mean):.4f}"))
+    if dist.provisional_used:
+        out.print(Text("used provisional values (not printed in the rules):"))
+        for place, count in grouped(dist.provisional_used):
+            out.print(Text(f"  {place}: {count}"))
