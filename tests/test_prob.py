@@ -229,3 +229,15 @@ def test_sampling_lands_within_four_standard_errors() -> None:
         p = float(o.p)
         se = math.sqrt(p * (1 - p) / n)
         assert abs(float(seen.get(str(o.value), 0)) - p) <= 4 * se, o.value
+
+
+def test_a_table_by_its_chart_code_gives_its_own_roll() -> None:
+    # `rulekit prob rulebooks/steel_wolves_like A1`: [A1] "Roll 2d6", Green crew -1:
+    # 2d6 - 1 <= 1 (a 2): 1/36; 2d6 - 1 in 2-4 (3, 4 or 5): 2 + 3 + 4 = 9/36.
+    data = cli_json("prob", SUB, "A1", "--at", "crew=Green")
+    assert data["what"] == "table aircraft_encounter [A1]"
+    assert p_of(data, "2* Attacks on [E3] Escort/Air Attack Chart + 1 Crew Injury") == Fraction(
+        1, 36
+    )
+    assert p_of(data, "1 Attack on [E3] Escort/Air Attack Chart + 1 Crew Injury") == Fraction(9, 36)
+    assert p_of(data, "Successful Crash Dive (no air attack)") == Fraction(26, 36)
