@@ -203,58 +203,105 @@ def default_run() -> None:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="tiny settings (for the tests)")
-    opts = parser.parse_args()
-    quick = opts.quick
-    console = Console()
-    rows: list[tuple[str, str]] = []
+# ---- 5. exact probabilities ----------------------------------------------------------------
 
+
+def bench_prob(rows: list[tuple[str, str]], quick: bool) -> None:
+    from fractions import Fraction
+    from itertools import product
+
+    from rulekit.checker import load
+    from rulekit.prob import ask, exact
+
+    sub = load(str(ROOT / "rulebooks" / "steel_wolves_like"))
+    start = time.perf_counter()
+    dist = exact(sub, ask(sub, "minefield", at=["crew=Veteran"]))
+    ours = time.perf_counter() - start
+    start = time.perf_counter()
+    lost = sum(1 for a, b in product(range(1, 7), repeat=2) if a + b + 1 <= 5)
+    brute = time.perf_counter() - start
+    assert dist.p("Sub Lost to Mine") == Fraction(lost, 36)
+    rows.append((f"prob [A5] 2d6+1 into a 2d6 table: {dist.paths} paths", f"{ours * 1e3:.1f} ms"))
+    rows.append(("  brute force over 36 faces", f"{brute * 1e3:.3f} ms"))
+
+    gato = load(str(ROOT / "rulebooks" / "gato_leader"))
+    fired = 4 if quick else 6
+    at = [f"fired={fired}", "year=1943", "skill=0", "target_range=0", "torpedo=mk27"]
+    start = time.perf_counter()
+    dist = exact(gato, ask(gato, "torpedo_spread", at=at))
+    ours = time.perf_counter() - start
+    start = time.perf_counter()
+    counts: dict[int, int] = {}
+    for faces in product(range(1, 11), repeat=fired):
+        best = max(faces)
+        counts[best] = counts.get(best, 0) + 1
+    brute = time.perf_counter() - start
+    bonus = fired - 1 + 2  # the spread bonus and the Mk 27's +2
+    assert all(dist.p(k + bonus) == Fraction(c, 10**fired) for k, c in counts.items())
+    rows.append(
+        (f"prob keep-highest of {fired} d10 (Gato spread): {dist.paths} paths", f"{ours:.2f} s")
+    )
+    rows.append((f"  brute force over 10^{fired} faces", f"{brute:.2f} s"))
+
+    sw = load(str(SW))
+    given = str(ROOT / "examples" / "silent_war" / "spearfish_14_15.toml")
+    start = time.perf_counter()
+    dist = exact(sw, ask(sw, "combat_round", given=given, of="sub.damage"))
+    ours = time.perf_counter() - start
+    rows.append((f"prob Silent War combat round (Spearfish): {dist.paths} paths", f"{ours:.2f} s"))
+
+
+def bench_interpreter(rows: list[tuple[str, str]], quick: bool) -> None:
     book = load_and_check(SW)
-    n = 200 if quick else 20_000
-    ours, ref = bench_reference(book, n)
+    ours, ref = bench_reference(book, 200 if quick else 20_000)
     rows.append(("[6.0] phase, rulekit (per call)", f"{ours * 1e6:.1f} µs"))
     rows.append(("[6.0] phase, hand-written Python (per call)", f"{ref * 1e6:.2f} µs"))
     rows.append(("  ratio", f"{ours / ref:.0f}x"))
     whole, call = bench_combat_round(book, 10 if quick else 300)
     rows.append(("combat round, `resolve` with --given (per run)", f"{whole * 1e3:.2f} ms"))
     rows.append(("  the combat_round call alone", f"{call * 1e3:.2f} ms"))
-
     for path in sorted((ROOT / "rulebooks").iterdir()):
         if (path / "rulebook.rk").exists():
             t = timed(lambda p=path: load_and_check(p), 1 if quick else 3)
             rows.append((f"load + check {path.name}", f"{min(t):.2f} s"))
 
-    seeds = range(1, 3 if quick else 11)
-    per = [timed(lambda s=s: campaign(book, s), 1)[0] for s in seeds]
-    rows.append(
-        (
-            f"short campaign, {len(per)} seeds",
-            f"mean {statistics.mean(per):.2f} s, max {max(per):.2f} s",
-        )
-    )
+
+def bench_runs(rows: list[tuple[str, str]], quick: bool) -> None:
+    book = load_and_check(SW)
+    per = [timed(lambda s=s: campaign(book, s), 1)[0] for s in range(1, 3 if quick else 11)]
+    mean, worst = statistics.mean(per), max(per)
+    rows.append((f"short campaign, {len(per)} seeds", f"mean {mean:.2f} s, max {worst:.2f} s"))
     rows.append(("peak memory of a campaign (tracemalloc)", f"{peak_memory(book):.1f} MiB"))
     full = timed(default_run, 1 if quick else 3)
     rows.append(("`rulekit run rulebooks/silent_war` (process)", f"{min(full):.2f} s"))
     rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux
     rows.append(("  its peak resident memory", f"{rss:.0f} MiB"))
-
     runs = 4 if quick else 40
     for workers in (1, 2):
         start = time.perf_counter()
         simulate(str(SW), "short_campaign", runs, seed=100, workers=workers)
-        elapsed = time.perf_counter() - start
-        rows.append(
-            (f"simulate {runs} campaigns, {workers} worker(s)", f"{runs / elapsed:.2f} games/s")
-        )
+        rate = runs / (time.perf_counter() - start)
+        rows.append((f"simulate {runs} campaigns, {workers} worker(s)", f"{rate:.2f} games/s"))
 
-    table = Table(title="rulekit benchmarks" + (" (quick)" if quick else ""))
+
+GROUPS = {"interpreter": bench_interpreter, "runs": bench_runs, "prob": bench_prob}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny settings")
+    parser.add_argument("--only", choices=sorted(GROUPS), help="one group of measurements")
+    opts = parser.parse_args()
+    rows: list[tuple[str, str]] = []
+    for name, group in GROUPS.items():
+        if opts.only in (None, name):
+            group(rows, opts.quick)
+    table = Table(title="rulekit benchmarks" + (" (quick)" if opts.quick else ""))
     table.add_column("what")
     table.add_column("measured", justify="right")
     for what, value in rows:
         table.add_row(what, value)
-    console.print(table)
+    Console().print(table)
 
 
 if __name__ == "__main__":

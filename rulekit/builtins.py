@@ -113,7 +113,9 @@ def _nth(args: list[Any], mode: str) -> Any:
     if not isinstance(items, tuple) or not isinstance(i, int):
         raise BuiltinError("nth(list, i) takes a list and a whole number")
     if not 0 <= i < len(items):
-        raise BuiltinError(f"nth(): position {i} is outside a list of {len(items)}")
+        raise BuiltinError(
+            f"nth(): position {i} is outside a list of {len(items)} (positions count from 0)"
+        )
     return items[i]
 
 

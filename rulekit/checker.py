@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import product
 
 from attrs import define, field
@@ -277,6 +278,9 @@ class Checker:
             result = self.type_of(decl.result)
             reader = TableReader(decl, [d for d in dims if d], result, self.vocab)
             table = reader.read()
+            for change in self.book.patches.get(decl.name, ()):
+                reader.patch(table, change)
+            table.recount()
             self.diags.extend(reader.diags)
             naturals = {
                 i: dice_naturals(d.dice, self.dice)
@@ -994,17 +998,40 @@ def _arity(low: int, high: int | None) -> str:
     return f"{low} to {high} arguments"
 
 
+def check_expression(
+    checked: Checked, expr: n.Expr, names: dict[str, t.Type]
+) -> tuple[t.Type, list[Diagnostic]]:
+    """Check an expression given outside the rulebook (``--of``) with ``names`` in scope."""
+    checker = Checker(checked.book)
+    checker.vocab, checker.dice, checker.tables = checked.vocab, checked.dice, checked.tables
+    checker.globals, checker.members = checked.globals, checked.members
+    checker._enums()  # the member index; the rulebook's own problems were reported already
+    checker.diags.clear()
+    checker.current = "the expression"
+    scope = _Scope(checker.globals)
+    scope.locals.update(names)
+    return checker.infer(expr, scope), checker.diags
+
+
 def check(book: Rulebook) -> Checked:
     """Check a loaded rulebook; errors are in ``.errors``, nothing is raised."""
     return Checker(book).run()
 
 
-def load(arg: str) -> Checked:
-    """Load and check a rulebook; raise :class:`RulebookInvalid` if it has errors."""
-    checked = check(load_rulebook(arg))
+def load(arg: str, options: Sequence[str] = ()) -> Checked:
+    """Load and check a rulebook with options on; raise :class:`RulebookInvalid` on errors."""
+    checked = check(load_rulebook(arg, options))
     if checked.errors:
         raise RulebookInvalid(checked.errors)
     return checked
 
 
-__all__ = ["Checked", "ProvisionalItem", "check", "dice_naturals", "load", "placeholders"]
+__all__ = [
+    "Checked",
+    "ProvisionalItem",
+    "check",
+    "check_expression",
+    "dice_naturals",
+    "load",
+    "placeholders",
+]

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
@@ -18,16 +17,23 @@ from rulekit.errors import InputError, RulekitError, error
 from rulekit.inputs import find_target, parse_dice, split_assignments
 from rulekit.interpreter import DEFAULT_STEP_BUDGET
 from rulekit.loader import load_rulebook
+from rulekit.prob import DEFAULT_MAX_PATHS
+from rulekit.render import (
+    err,
+    explain_turn,
+    options_of,
+    out,
+    print_distribution,
+    print_options,
+    print_run,
+    print_summary,
+)
 from rulekit.session import resolve as run_resolve
 from rulekit.tables import LookupMiss
 from rulekit.trace import render_text
 from rulekit.values import show, to_json
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-# Output to a file or pipe is not squeezed into 80 columns.
-out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _emit_json(data: Any) -> None:
@@ -48,23 +54,34 @@ def reports_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+option_switches = click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="NAME",
+    help="Switch on an optional rule of the rulebook (repeatable).",
+)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulekit")
 def main() -> None:
     """rulekit: wargame rules as data, executed exactly, explained rule by rule.
 
-    RULEBOOK is a rulebook directory (with a rulebook.rk) or a .rk file.
+    RULEBOOK is a rulebook directory (with a rulebook.rk), a .rk file, a variant file, or
+    DIR@VARIANT for a variant in the rulebook's editions/ or variants/ folder.
     """
 
 
 @main.command("check")
 @click.argument("rulebook")
+@option_switches
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @reports_errors
-def check_cmd(rulebook: str, as_json: bool) -> None:
+def check_cmd(rulebook: str, options: tuple[str, ...], as_json: bool) -> None:
     """Parse and validate a rulebook; count its provisional values."""
     try:
-        book = load_rulebook(rulebook)
+        book = load_rulebook(rulebook, options)
     except RulekitError as exc:
         if as_json:
             _emit_json(
@@ -92,6 +109,8 @@ def check_cmd(rulebook: str, as_json: bool) -> None:
                 "tables": len(book.tables),
                 "procedures": len(book.procedures),
                 "provisional": checked.provisional_count,
+                "options": options_of(book),
+                "variants": list(book.variants),
                 "provisional_values": [
                     {
                         "what": p.what,
@@ -107,44 +126,19 @@ def check_cmd(rulebook: str, as_json: bool) -> None:
     else:
         for diag in checked.errors + checked.warnings:
             err.print(Text(RulekitError([diag]).render(sources)))
-        _summary(checked, rulebook)
+        print_summary(checked, rulebook)
     if not ok:
         sys.exit(1)
 
 
-def _summary(checked: Checked, arg: str) -> None:
-    book = checked.book
-    title = f"{book.name} {book.edition}" if book.edition else book.name
-    status = "ok" if not checked.errors else f"{len(checked.errors)} error(s)"
-    out.print(
-        Text(
-            f"{arg}: {title}: {status}; {len(book.tables)} tables, "
-            f"{len(book.procedures)} procedures, {len(book.modifiers)} modifier lists, "
-            f"{len(checked.warnings)} warning(s)"
-        )
-    )
-    if checked.provisional:
-        out.print(
-            Text(
-                f"{checked.provisional_count} provisional value(s) the source does not print, "
-                f"in {len(checked.provisional)} place(s):"
-            )
-        )
-        for p in checked.provisional:
-            out.print(
-                Text(f"  {p.span}: {p.what}: {p.count}" + (f" ({p.reason})" if p.reason else ""))
-            )
-    else:
-        out.print(Text("no provisional values"))
-
-
 @main.command("tables")
 @click.argument("rulebook")
+@option_switches
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @reports_errors
-def tables_cmd(rulebook: str, as_json: bool) -> None:
+def tables_cmd(rulebook: str, options: tuple[str, ...], as_json: bool) -> None:
     """List the tables: rule reference, dice, dimensions, provenance."""
-    checked = load(rulebook)
+    checked = load(rulebook, options)
     rows: list[dict[str, Any]] = []
     for table in checked.tables.values():
         decl = table.decl
@@ -179,20 +173,27 @@ def tables_cmd(rulebook: str, as_json: bool) -> None:
             prov,
         )
     out.print(grid)
+    print_options(checked.book)
 
 
 @main.command("lookup")
 @click.argument("rulebook")
+@option_switches
 @click.argument("table")
 @click.option("--at", "at", multiple=True, metavar="DIM=VALUE", help="A key of the table.")
 @click.option("--roll", "roll", type=int, help="The (already modified) roll indexing the table.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @reports_errors
 def lookup_cmd(
-    rulebook: str, table: str, at: tuple[str, ...], roll: int | None, as_json: bool
+    rulebook: str,
+    options: tuple[str, ...],
+    table: str,
+    at: tuple[str, ...],
+    roll: int | None,
+    as_json: bool,
 ) -> None:
     """Look up one cell. TABLE is a name or a rule reference such as 7.1 or E4."""
-    checked = load(rulebook)
+    checked = load(rulebook, options)
     target = find_target(checked, table, ("table",))
     compiled = checked.tables[target.name]
     pairs = dict(split_assignments(at, "--at"))
@@ -304,6 +305,7 @@ def _read_key(checked: Checked, dim: Any, text: str, keys: list[str]) -> Any:
 
 @main.command("resolve")
 @click.argument("rulebook")
+@option_switches
 @click.argument("procedure")
 @click.option("--given", "given", metavar="FILE.toml", help="Inputs and state from a TOML file.")
 @click.option("--at", "at", multiple=True, metavar="NAME=VALUE", help="An input or state value.")
@@ -322,6 +324,7 @@ def _read_key(checked: Checked, dim: Any, text: str, keys: list[str]) -> Any:
 @reports_errors
 def resolve_cmd(
     rulebook: str,
+    options: tuple[str, ...],
     procedure: str,
     given: str | None,
     at: tuple[str, ...],
@@ -332,7 +335,7 @@ def resolve_cmd(
     as_json: bool,
 ) -> None:
     """Run one procedure (or a table with its own roll) and print its trace."""
-    checked = load(rulebook)
+    checked = load(rulebook, options)
     try:
         outcome = run_resolve(
             checked,
@@ -374,8 +377,141 @@ def resolve_cmd(
             out.print(Text(f"  {item}"))
 
 
+@main.command("prob")
+@click.argument("rulebook")
+@option_switches
+@click.argument("procedure")
+@click.option("--given", "given", metavar="FILE.toml", help="Inputs and state from a TOML file.")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE", help="An input or state value.")
+@click.option("--decide", "decide", multiple=True, metavar="NAME=VALUE", help="Answer a decision.")
+@click.option(
+    "--of", "of", metavar="EXPR", help="Report this expression instead (result, inputs, state)."
+)
+@click.option(
+    "--max-paths",
+    "max_paths",
+    type=int,
+    default=DEFAULT_MAX_PATHS,
+    show_default=True,
+    help="Give up beyond this many paths of dice.",
+)
+@click.option("--samples", "samples", type=int, help="Estimate from this many seeded runs instead.")
+@click.option("--seed", "seed", type=int, default=1, show_default=True, help="Seed for --samples.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@reports_errors
+def prob_cmd(
+    rulebook: str,
+    options: tuple[str, ...],
+    procedure: str,
+    given: str | None,
+    at: tuple[str, ...],
+    decide: tuple[str, ...],
+    of: str | None,
+    max_paths: int,
+    samples: int | None,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """Exact probabilities of every result of a procedure or table (every path of dice)."""
+    from rulekit.prob import ask, exact, sampled
+
+    checked = load(rulebook, options)
+    try:
+        question = ask(checked, procedure, given=given, at=at, decide=decide, of=of)
+        if samples is not None:
+            if samples < 1:
+                raise InputError([error("--samples must be at least 1", where="--samples")])
+            dist = sampled(checked, question, samples, seed)
+        else:
+            dist = exact(checked, question, max_paths)
+    except RulekitError as exc:
+        exc.sources = checked.book.sources  # type: ignore[attr-defined]
+        raise
+    if as_json:
+        _emit_json(dist.to_json())
+        return
+    print_distribution(dist)
+
+
+@main.command("diff")
+@click.argument("old")
+@click.argument("new")
+@option_switches
+@click.option("--probe", "probes", multiple=True, metavar="NAME", help="Also compare this.")
+@click.option("--given", "given", metavar="FILE.toml", help="Inputs and state for --probe.")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE", help="An input or state value.")
+@click.option("--decide", "decide", multiple=True, metavar="NAME=VALUE", help="For --probe.")
+@click.option("--of", "of", metavar="EXPR", help="Compare this expression of each --probe.")
+@click.option("--structure-only", "structure_only", is_flag=True, help="No behaviour.")
+@click.option("--seed", "seed", type=int, default=1, show_default=True, help="For sampling.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@reports_errors
+def diff_cmd(
+    old: str,
+    new: str,
+    options: tuple[str, ...],
+    probes: tuple[str, ...],
+    given: str | None,
+    at: tuple[str, ...],
+    decide: tuple[str, ...],
+    of: str | None,
+    structure_only: bool,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """What changed from OLD to NEW (rulebooks or variants, e.g. DIR@1.1 DIR).
+
+    Exit code 0: no differences; 3: differences; 1: bad input.
+    """
+    from rulekit.behaviour import Behaviour, Probe, compare_behaviour
+    from rulekit.diff import compare
+    from rulekit.render import diff_json, print_diff
+
+    before, after = load(old, options), load(new, options)
+    changes = compare(before, after)
+    wanted = [Probe(p, list(at), given, of, list(decide)) for p in probes]
+    behaviour = Behaviour()
+    if not structure_only:
+        try:
+            behaviour = compare_behaviour(before, after, changes, wanted, seed, list(at))
+        except RulekitError as exc:
+            exc.sources = after.book.sources  # type: ignore[attr-defined]
+            raise
+    differs = bool(changes) or any(c.differs for c in behaviour.comparisons)
+    if as_json:
+        _emit_json(diff_json(before, after, changes, behaviour, differs))
+    else:
+        print_diff(out, before, after, changes, behaviour)
+    sys.exit(3 if differs else 0)
+
+
+@main.command("fmt")
+@click.argument("rulebook")
+@click.option("--check", "check_only", is_flag=True, help="Only report what would change.")
+@reports_errors
+def fmt_cmd(rulebook: str, check_only: bool) -> None:
+    """Rewrite a rulebook's files (and its variants) in the canonical layout.
+
+    Exit code 0: nothing to change (or changed); 3: with --check, files would change.
+    """
+    from pathlib import Path
+
+    from rulekit.fmt import format_rulebook
+    from rulekit.loader import shown_path
+
+    changed = format_rulebook(Path(rulebook), write=not check_only)
+    verb = "would reformat" if check_only else "reformatted"
+    for path in changed:
+        out.print(Text(f"{verb} {shown_path(path)}"))
+    if not changed:
+        out.print(Text(f"{rulebook}: already formatted"))
+    if check_only and changed:
+        sys.exit(3)
+
+
 @main.command("run")
 @click.argument("rulebook")
+@option_switches
 @click.option(
     "--scenario",
     "scenario",
@@ -403,6 +539,7 @@ def resolve_cmd(
 @reports_errors
 def run_cmd(
     rulebook: str,
+    options: tuple[str, ...],
     scenario: str | None,
     seed: int | None,
     turns: int | None,
@@ -423,7 +560,7 @@ def run_cmd(
     )
     from rulekit.trace import render_event
 
-    checked = load(rulebook)
+    checked = load(rulebook, options)
     holder: dict[str, Any] = {}
 
     def context() -> list[str]:
@@ -461,7 +598,7 @@ def run_cmd(
             import json as _json
 
             sink.write(_json.dumps(trace_header(game, rulebook, resume), sort_keys=True) + "\n")
-        result = game.play(turns, sink, _explain if explain and not as_json else None)
+        result = game.play(turns, sink, explain_turn if explain and not as_json else None)
         if sink is not None:
             write_trace_footer(sink, result)
     except RulekitError as exc:
@@ -477,66 +614,7 @@ def run_cmd(
 
         _emit_json(cattrs.Converter().unstructure(result))
         return
-    _print_run(result, save)
-
-
-def _explain(turn: int, events: list[Any]) -> None:
-    from rulekit.trace import render_event
-
-    out.print(Text(f"--- turn {turn}", style="bold"))
-    for e in events:
-        out.print(Text(render_event(e)))
-
-
-def _print_run(result: Any, save: str | None) -> None:
-    out.print(Text(f"{result.title} ({result.rulebook} {result.edition})"))
-    if result.provisional_scenario:
-        out.print(Text(f"provisional scenario: {result.provisional_scenario}"))
-    if result.reports:
-        names = list(result.reports[0].values)
-        grid = Table(show_lines=False, caption="state at the end of each turn")
-        grid.add_column("turn", justify="right")
-        for name in names:
-            grid.add_column(name)
-        for report in result.reports:
-            grid.add_row(str(report.turn), *(show_json(report.values[n]) for n in names))
-        out.print(grid)
-    out.print(Text(f"turns played: {result.played} (turn {result.turns} of the scenario)"))
-    for name, value in result.final.items():
-        out.print(Text(f"  {name}: {show_json(value)}"))
-    out.print(Text(f"result: {result.ended or 'not over yet'}"))
-    out.print(Text(f"seed: {result.seed}"))
-    if result.provisional_used:
-        out.print(
-            Text(
-                f"used {len(result.provisional_used)} provisional value(s) "
-                "not printed in the rules:"
-            )
-        )
-        for place, count in _grouped(result.provisional_used):
-            out.print(Text(f"  {place}: {count}"))
-    if save:
-        out.print(Text(f"saved to {save}"))
-
-
-def _grouped(items: list[str]) -> list[tuple[str, int]]:
-    """ "table war_mix (WP1 / AO) [3.11]" and the like, counted per table."""
-    counts: dict[str, int] = {}
-    for item in items:
-        key = item
-        if " (" in item:  # a table cell: count it under its table
-            rule = item[item.rfind(" [") :] if item.endswith("]") else ""
-            key = item.split(" (")[0] + rule
-        counts[key] = counts.get(key, 0) + 1
-    return list(counts.items())
-
-
-def show_json(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(show_json(v) for v in value)
-    if value is None:
-        return "none"
-    return str(value)
+    print_run(result, save)
 
 
 @main.command("replay")
@@ -555,7 +633,7 @@ def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
             header = _json.loads(handle.readline() or "{}")
     except (OSError, ValueError):
         raise InputError([error(f"'{trace}' is not a rulekit trace", where="replay")]) from None
-    checked = load(rulebook or header.get("rulebook", ""))
+    checked = load(rulebook or header.get("rulebook", ""), header.get("options", []))
     report = replay(checked, trace)
     if as_json:
         _emit_json(
@@ -577,6 +655,7 @@ def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
 
 @main.command("simulate")
 @click.argument("rulebook")
+@option_switches
 @click.option("--runs", "runs", type=click.IntRange(min=1), required=True, help="How many games.")
 @click.option(
     "--workers",
@@ -598,6 +677,7 @@ def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
 @reports_errors
 def simulate_cmd(
     rulebook: str,
+    options: tuple[str, ...],
     runs: int,
     workers: int,
     seed: int,
@@ -621,14 +701,22 @@ def simulate_cmd(
                 )
             ]
         )
-    checked = load(rulebook)  # check it (and the scenario) before starting workers
+    checked = load(rulebook, options)  # check it (and the scenario) before starting workers
     from rulekit.scenario import find_scenario
 
     find_scenario(checked, scenario or checked.book.default_scenario or "")
     with Progress(console=err, transient=True, disable=as_json) as bar:
         task = bar.add_task("simulating", total=runs)
         result = simulate(
-            rulebook, scenario, runs, seed, workers, policy, turns, lambda n: bar.advance(task, n)
+            rulebook,
+            scenario,
+            runs,
+            seed,
+            workers,
+            policy,
+            turns,
+            lambda n: bar.advance(task, n),
+            options,
         )
     if as_json:
         import cattrs

@@ -785,7 +785,7 @@ def _builtin_call(comp: Compiler, e: n.Call) -> Code:
         try:
             return normalize(impl(args, rounding))
         except BuiltinError as exc:
-            raise i.fail(f"{name}(): {exc}", span) from None
+            raise i.fail(_builtin_message(name, exc), span) from None
 
     if only is not None and name in _QUICK:
         quick = _QUICK[name]
@@ -801,13 +801,21 @@ def _builtin_call(comp: Compiler, e: n.Call) -> Code:
             try:
                 return normalize(impl([value], rounding))
             except BuiltinError as exc:
-                raise i.fail(f"{name}(): {exc}", span) from None
+                raise i.fail(_builtin_message(name, exc), span) from None
 
         return fast
     return run
 
 
 _SLOW = object()
+
+
+def _builtin_message(name: str, exc: BuiltinError) -> str:
+    """The builtin's message, named once (some messages already start with their call)."""
+    text = str(exc)
+    return text if text.startswith(f"{name}(") else f"{name}(): {text}"
+
+
 # The commonest one-argument builtins on their commonest values; anything else, the builtin.
 _QUICK: dict[str, Callable[[Any], Any]] = {
     "count": lambda v: len(v) if type(v) is tuple else _SLOW,

@@ -310,6 +310,24 @@ def _repeats(value: Any) -> bool:
     return False
 
 
+def _default(i: Interpreter, default_of: Code, options: tuple[Any, ...]) -> Any:
+    """The default, or the one an earlier run found after the same dice (Interpreter.defaults)."""
+    memo = i.defaults
+    if memo is None:
+        return default_of(i)
+    key = memo.key(i.decisions)
+    if key in memo.known:
+        return options[memo.known[key]]
+    default = default_of(i)
+    if memo.key(i.decisions) == key:  # threw no dice meanwhile
+        index = next((k for k, o in enumerate(options) if o is default), None)
+        if index is None:
+            index = next((k for k, o in enumerate(options) if i._eq(default, o)), None)
+        if index is not None:
+            memo.known[key] = index
+    return default
+
+
 def _choose(comp: Compiler, stmt: n.Choose, here: n.RuleRef | None) -> StmtCode:
     options_of, options_span = comp.expr(stmt.options), stmt.options.span
     default_of = _suggestion(comp, stmt.default) if stmt.default is not None else None
@@ -321,7 +339,8 @@ def _choose(comp: Compiler, stmt: n.Choose, here: n.RuleRef | None) -> StmtCode:
             raise i.over_budget(span)
         i.ref = here
         options = i._iterate(options_of(i), options_span)
-        default = default_of(i) if default_of is not None else None
+        default = _default(i, default_of, options) if default_of is not None else None
+        i.decisions += 1
         rule = i.ref.text if i.ref else None
         request = DecisionRequest(name, options, default, rule, title, i._where(span))
         choice, by = i.policy.decide(request)

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from rulekit import nodes as n
 from rulekit.checker import Checked
@@ -55,6 +55,14 @@ _ORDER: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
+class DefaultMemo(Protocol):
+    """Decision defaults remembered across runs, by a key that fixes the game's history."""
+
+    known: dict[Any, int]  # key -> index of the default among the options
+
+    def key(self, decisions: int) -> Any: ...
+
+
 class Interpreter:
     """Runs one rulebook's procedures against a game state."""
 
@@ -87,6 +95,10 @@ class Interpreter:
         self.given: list[Any] = []  # the arguments of the running call()
         self.muted = False  # working out a decision's default: its events would be dropped
         self.memo: Memo | None = None  # see Memo
+        self.decisions = 0  # decisions made so far in this run
+        # Exact enumeration re-runs a procedure once per path of dice; it may remember each
+        # decision's default, which the dice thrown before it fully determine.
+        self.defaults: DefaultMemo | None = None
         self.state = state if state is not None else self.initial_state()
 
     # ---- state ---------------------------------------------------------------------------
@@ -126,6 +138,11 @@ class Interpreter:
             else:
                 values.append(keys[dim.name])
         return self.code.lookup(table)(self, values, table.decl.span)
+
+    def evaluate(self, expr: n.Expr, names: dict[str, Any]) -> Any:
+        """Evaluate an expression from outside the rulebook with ``names`` as its locals."""
+        with self._frame(Frame("expression", None, dict(names))):
+            return self.eval(expr)
 
     def run_sequence(self, name: str | None = None) -> None:
         """One game turn: every segment and phase of the sequence of play, in order."""

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
 from attrs import define, field
 
 from rulekit import nodes as n
-from rulekit.errors import Diagnostic, InputError, RulebookInvalid, Sources, error, suggest
+from rulekit.errors import (
+    Diagnostic,
+    InputError,
+    RulebookInvalid,
+    Sources,
+    did_you_mean,
+    error,
+    suggest,
+)
 from rulekit.parser import parse
 
 ENTRY = "rulebook.rk"
@@ -41,6 +50,10 @@ class Rulebook:
     procedures: dict[str, n.ProcedureDecl] = field(factory=dict)
     sequences: dict[str, n.SequenceDecl] = field(factory=dict)
     files: list[str] = field(factory=list)
+    options: dict[str, n.OptionDecl] = field(factory=dict)  # optional rules offered
+    options_on: list[str] = field(factory=list)  # ... and those switched on
+    variants: list[str] = field(factory=list)  # the variants applied, base first
+    patches: dict[str, list[n.SetCells]] = field(factory=dict)  # table cells set by changes
 
     @property
     def sequence(self) -> n.SequenceDecl | None:
@@ -75,18 +88,29 @@ def shown_path(path: Path) -> str:
     return str(path) if rel.startswith("..") else rel
 
 
+VARIANT_DIRS = ("editions", "variants")
+
+
+def variant_file(arg: str) -> Path:
+    """``DIR@NAME`` -> the variant file DIR/editions/NAME.rk (or DIR/variants/NAME.rk)."""
+    base, name = arg.rsplit("@", 1)
+    root = Path(base)
+    for folder in VARIANT_DIRS:
+        path = root / folder / f"{name}.rk"
+        if path.is_file():
+            return path
+    known = sorted(p.stem for folder in VARIANT_DIRS for p in (root / folder).glob("*.rk"))
+    hint = did_you_mean(name, known) or (
+        f"its variants are: {', '.join(known)}" if known else f"{base} has no variants"
+    )
+    raise InputError([error(f"no variant '{name}' of '{base}'", where="RULEBOOK", hint=hint)])
+
+
 def resolve_rulebook_path(arg: str) -> tuple[Path, Path]:
     """``RULEBOOK`` on the command line -> (root directory, entry file)."""
     if "@" in arg:
-        raise InputError(
-            [
-                error(
-                    f"'{arg}': rulebook variants (DIR@VARIANT) are not supported yet",
-                    where="RULEBOOK",
-                    hint="name the rulebook directory itself",
-                )
-            ]
-        )
+        entry = variant_file(arg).resolve()
+        return entry.parent, entry
     path = Path(arg)
     if path.is_dir():
         entry = path / ENTRY
@@ -106,7 +130,7 @@ def resolve_rulebook_path(arg: str) -> tuple[Path, Path]:
     raise InputError([error(f"no rulebook at '{arg}'", where="RULEBOOK", hint=hint)])
 
 
-_KIND_TABLES = {
+DECL_KINDS = {
     n.DiceDecl: "dice",
     n.EnumDecl: "enums",
     n.MarkerDecl: "markers",
@@ -135,16 +159,72 @@ def _spaces(attr: str) -> list[str]:
     return _TYPES if attr in _TYPES else _VALUES
 
 
+_CHANGES = (
+    n.Replace,
+    n.Remove,
+    n.SetCells,
+    n.SetSetting,
+    n.ModifierChange,
+    n.PhaseChange,
+    n.UseOption,
+)
+
+
 class _Loader:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, sources: Sources | None = None) -> None:
         self.root = root
-        self.sources = Sources()
+        self.sources = sources if sources is not None else Sources()
         self.errors: list[Diagnostic] = []
         self.seen: set[Path] = set()
 
-    def load(self, entry: Path) -> Rulebook:
+    def load(self, entry: Path, stack: tuple[Path, ...] = ()) -> Rulebook:
+        """A rulebook from its entry file, or a variant file applied to its base."""
+        module = self._parse(entry)
+        header = module.decls[0] if module.decls else None
+        if isinstance(header, n.VariantHeader):
+            return self._variant(entry, module, header, stack)
         book = Rulebook(self.root, entry, self.sources)
-        self._load_file(entry, book, stack=[])
+        self._load_module(entry, module, book, stack=[])
+        if self.errors:
+            raise RulebookInvalid(self.errors)
+        return book
+
+    def _parse(self, path: Path) -> n.Module:
+        self.seen.add(path)
+        shown = self._rel(path)
+        text = path.read_text(encoding="utf-8")
+        self.sources.add(shown, text)
+        return parse(text, shown)
+
+    def _variant(
+        self, path: Path, module: n.Module, header: n.VariantHeader, stack: tuple[Path, ...]
+    ) -> Rulebook:
+        from rulekit.variants import Overlay, copy_book  # variants build on this module
+
+        target = (path.parent / header.base).resolve()
+        if target in (*stack, path):
+            chain = " -> ".join(self._rel(p) for p in (*stack, path, target))
+            raise RulebookInvalid([error(f"variant cycle: {chain}", header.span)])
+        if target.is_dir():
+            target = target / ENTRY
+        if not target.is_file():
+            raise RulebookInvalid(
+                [error(f"the variant extends '{header.base}', which is not there", header.span)]
+            )
+        base = _Loader(target.parent, self.sources).load(target, (*stack, path))
+        book = copy_book(base)
+        book.files.append(self._rel(path))
+        book.variants.append(header.name)
+        book.edition = header.edition or book.edition
+        overlay = Overlay(book)
+        for decl in module.decls[1:]:
+            if isinstance(decl, _CHANGES):
+                overlay.apply(decl)
+            elif isinstance(decl, n.Include):
+                self.errors.append(error("a variant file cannot include files", decl.span))
+            else:
+                self._declare(decl, book)  # a declaration of its own: an addition
+        self.errors.extend(overlay.errors)
         if self.errors:
             raise RulebookInvalid(self.errors)
         return book
@@ -153,12 +233,10 @@ class _Loader:
         return shown_path(path)
 
     def _load_file(self, path: Path, book: Rulebook, stack: list[Path]) -> None:
-        self.seen.add(path)
-        shown = self._rel(path)
-        text = path.read_text(encoding="utf-8")
-        self.sources.add(shown, text)
-        book.files.append(shown)
-        module = parse(text, shown)
+        self._load_module(path, self._parse(path), book, stack)
+
+    def _load_module(self, path: Path, module: n.Module, book: Rulebook, stack: list[Path]) -> None:
+        book.files.append(self._rel(path))
         for decl in module.decls:
             if isinstance(decl, n.Include):
                 self._include(decl, path, book, [*stack, path])
@@ -211,12 +289,35 @@ class _Loader:
                 self._duplicate("rounding", decl.span, book.rounding.span)
             book.rounding = decl
             return
+        if isinstance(decl, n.VariantHeader):
+            self.errors.append(
+                error(
+                    "a variant header starts a variant file of its own",
+                    decl.span,
+                    hint="a rulebook's files cannot be variants; load the variant file itself",
+                )
+            )
+            return
+        if isinstance(decl, _CHANGES):
+            self.errors.append(
+                error(
+                    "a change belongs in a variant file or an option block",
+                    decl.span,
+                    hint='start a variant file with: variant "NAME" extends "PATH"',
+                )
+            )
+            return
+        if isinstance(decl, n.OptionDecl):
+            if decl.name in book.options:
+                self._duplicate(f"option {decl.name}", decl.span, book.options[decl.name].span)
+            book.options[decl.name] = decl
+            return
         if isinstance(decl, n.SequenceDecl):
             if decl.name in book.sequences:
                 self._duplicate(f"sequence {decl.name}", decl.span, book.sequences[decl.name].span)
             book.sequences[decl.name] = decl
             return
-        attr = _KIND_TABLES[type(decl)]
+        attr = DECL_KINDS[type(decl)]
         name = decl.name  # type: ignore[union-attr]
         for space in _spaces(attr):
             existing = getattr(book, space).get(name)
@@ -231,7 +332,16 @@ class _Loader:
         )
 
 
-def load_rulebook(arg: str) -> Rulebook:
-    """Read and parse a rulebook (not yet checked)."""
+def load_rulebook(arg: str, options: Sequence[str] = ()) -> Rulebook:
+    """Read and parse a rulebook or variant (not yet checked), with options switched on."""
     root, entry = resolve_rulebook_path(arg)
-    return _Loader(root).load(entry)
+    book = _Loader(root).load(entry)
+    if options:
+        from rulekit.variants import Overlay
+
+        overlay = Overlay(book)
+        for name in options:
+            overlay.use_option(name, None, where=f"--option {name}")
+        if overlay.errors:
+            raise RulebookInvalid(overlay.errors)
+    return book

@@ -801,6 +801,111 @@ class SequenceDecl:
     span: Span = span_field()
 
 
+# ---- variants and optional rules -------------------------------------------------
+
+
+@frozen
+class VariantHeader:
+    """``variant "Name" extends "PATH" edition "1.1"``: a file of changes to another rulebook."""
+
+    name: str
+    base: str  # a rulebook directory or another variant file, relative to this file
+    edition: str | None = None
+    ref: RuleRef | None = None
+    title: str | None = None
+    span: Span = span_field()
+
+
+@frozen
+class Replace:
+    """``replace <declaration>``: the declaration of the same kind and name is replaced."""
+
+    decl: Decl
+    span: Span = span_field()
+
+
+@frozen
+class Remove:
+    """``remove table|procedure|... NAME``."""
+
+    kind: str
+    name: str
+    ref: RuleRef | None = None
+    span: Span = span_field()
+
+
+@frozen
+class SetCells:
+    """``set cell t(k1, k2) = v`` or ``set row t(k1) = v | v | ...``: cells of a table,
+    addressed by the keys as printed; a row gives the cells of its last dimension in order."""
+
+    table: str
+    keys: tuple[str, ...]
+    cells: tuple[TableItem, ...]
+    row: bool = False
+    ref: RuleRef | None = None
+    span: Span = span_field()
+
+
+@frozen
+class SetSetting:
+    """``set const|rounding|dice ...``: a new value for a setting of the rulebook."""
+
+    decl: ConstDecl | Rounding | DiceDecl
+    span: Span = span_field()
+
+
+@frozen
+class ModifierChange:
+    """``add modifier to``, ``remove modifier "label" from``, ``change modifier "label" in``;
+    a line is named by its label or its rule reference."""
+
+    action: str  # "add", "remove" or "change"
+    modifiers: str
+    line: str | None = None
+    lines: tuple[ModLine, ...] = ()
+    ref: RuleRef | None = None
+    span: Span = span_field()
+
+
+@frozen
+class PhaseChange:
+    """``remove phase p``, ``insert phase p before|after q``, ``move phase p before|after q``
+    in every sequence of play that has the phase (or, when inserting, the anchor)."""
+
+    action: str  # "remove", "insert" or "move"
+    phase: str
+    call: Call | None = None
+    place: str | None = None  # "before" or "after"
+    anchor: str | None = None
+    ref: RuleRef | None = None
+    title: str | None = None
+    span: Span = span_field()
+
+
+@frozen
+class UseOption:
+    """``use option NAME``: a variant switches on an optional rule of its base."""
+
+    name: str
+    ref: RuleRef | None = None
+    span: Span = span_field()
+
+
+Change = Replace | Remove | SetCells | SetSetting | ModifierChange | PhaseChange | UseOption
+
+
+@frozen
+class OptionDecl:
+    """``option NAME [ref] "title"`` with a block of changes: an optional rule."""
+
+    name: str
+    changes: tuple[Change, ...]
+    ref: RuleRef | None = None
+    title: str | None = None
+    span: Span = span_field()
+
+
 Decl = (
     RulebookHeader
     | Include
@@ -817,6 +922,15 @@ Decl = (
     | ModifiersDecl
     | ProcedureDecl
     | SequenceDecl
+    | VariantHeader
+    | OptionDecl
+    | Replace
+    | Remove
+    | SetCells
+    | SetSetting
+    | ModifierChange
+    | PhaseChange
+    | UseOption
 )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib.resources import files
+from typing import cast
 
 from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.exceptions import VisitError
@@ -39,6 +40,7 @@ def build_parser(strict: bool = False) -> Lark:
         propagate_positions=True,
         maybe_placeholders=True,
         strict=strict,
+        start=["start", "expr"],  # "expr": expressions given on the command line (--of)
         # Building the LALR tables takes most of a second; lark keeps them in the
         # temp directory keyed by grammar text and options.
         cache=not strict,
@@ -87,14 +89,14 @@ def _token_text(token: Token) -> str:
     return f"'{token}'"
 
 
-def _convert(exc: UnexpectedInput, path: str, parser: Lark) -> SyntaxProblem:
+def _convert(exc: UnexpectedInput, path: str, parser: Lark, unit: str = "block") -> SyntaxProblem:
     """The one place where a lark parse exception becomes a rulekit diagnostic."""
     line = getattr(exc, "line", 0) or 0
     column = getattr(exc, "column", 0) or 0
     if isinstance(exc, UnexpectedToken):
         token = exc.token
         if token.type in ("_DEDENT", "$END"):
-            message = "the block ends too early"
+            message = f"the {unit} ends too early"
         else:
             message = f"unexpected {_token_text(token)}"
         names = set(exc.accepts or exc.expected)
@@ -127,7 +129,7 @@ def parse(text: str, path: str) -> n.Module:
     if not text.endswith("\n"):
         text += "\n"
     try:
-        tree = parser.parse(text)
+        tree = parser.parse(text, start="start")
         return AstBuilder(path).transform(tree)
     except UnexpectedInput as exc:
         raise _convert(exc, path, parser) from None
@@ -140,6 +142,19 @@ def parse(text: str, path: str) -> n.Module:
     except VisitError as exc:
         # lark's wrapper never reaches a user: a rulekit error is shown as such, anything
         # else is a bug in the transformer and surfaces as itself
+        raise exc.orig_exc from None
+
+
+def parse_expression(text: str, path: str) -> n.Expr:
+    """Parse one expression given outside a rulebook (``--of``); ``path`` names it in errors."""
+    parser = build_parser()
+    try:
+        tree = parser.parse(text, start="expr")
+        result = AstBuilder(path).transform(tree)
+        return cast(n.Expr, result)
+    except UnexpectedInput as exc:
+        raise _convert(exc, path, parser, "expression") from None
+    except VisitError as exc:
         raise exc.orig_exc from None
 
 

@@ -227,7 +227,7 @@ class Game:
         return RunResult(
             book.name,
             book.edition or "",
-            self.scenario.path,
+            self.scenario.ref(self.checked),
             self.scenario.info.title,
             self.seed,
             self.policy_spec,
@@ -255,7 +255,7 @@ class Game:
                 SAVE_FORMAT,
                 book.name,
                 book.edition or "",
-                self.scenario.path,
+                self.scenario.ref(self.checked),
                 self.scenario.info.title,
                 self.turn,
                 self.policy_spec,
@@ -268,6 +268,7 @@ class Game:
                 list(self.provisional_used),
                 self.interp.entity_count,
                 self.ended or "",
+                list(book.options_on),
             ),
         )
 
@@ -305,8 +306,8 @@ def resume_game(
 ) -> Game:
     """A game continued from a save: same state, same dice, same policy."""
     book = checked.book
-    save = read_save(path, book.name, book.edition or "")
-    scenario = load_scenario(checked, save.scenario)
+    save = read_save(path, book.name, book.edition or "", book.options_on)
+    scenario = load_scenario(checked, find_scenario(checked, save.scenario))
     spec = policy_spec or save.policy
     dice = SeededDice(save.seed)
     if save.dice_state:
@@ -343,7 +344,8 @@ def trace_header(game: Game, rulebook_arg: str, resumed: str | None) -> dict[str
         "rulebook": rulebook_arg,
         "name": book.name,
         "edition": book.edition or "",
-        "scenario": game.scenario.path,
+        "options": list(book.options_on),
+        "scenario": game.scenario.ref(game.checked),
         "seed": game.seed,
         "policy": game.policy_spec,
         "start_turn": game.turn,

@@ -66,6 +66,7 @@ class SaveFile:
     provisional_used: list[str] = field(factory=list)
     entity_count: int = 0
     ended: str = ""
+    options: list[str] = field(factory=list)  # optional rules switched on
 
 
 _converter = cattrs.Converter()
@@ -206,8 +207,8 @@ def _drop_nones(data: Any) -> Any:
     return data
 
 
-def read_save(path: str, rulebook: str, edition: str) -> SaveFile:
-    """Read a save, refusing one from another rulebook, edition or a newer format."""
+def read_save(path: str, rulebook: str, edition: str, options: list[str]) -> SaveFile:
+    """Read a save, refusing one from another rulebook, edition, options or newer format."""
     try:
         raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
@@ -238,6 +239,19 @@ def read_save(path: str, rulebook: str, edition: str) -> SaveFile:
                     f"not of {rulebook} {edition}",
                     where="--resume",
                     hint="resume it with the rulebook and edition it was saved with",
+                )
+            ]
+        )
+    saved = list(raw.get("options", []))
+    if sorted(saved) != sorted(options):
+        given = " ".join(f"--option {o}" for o in saved) or "no --option"
+        raise InputError(
+            [
+                error(
+                    f"'{path}' was saved with options {', '.join(saved) or 'none'}, "
+                    f"not {', '.join(options) or 'none'}",
+                    where="--resume",
+                    hint=f"resume it with {given}",
                 )
             ]
         )

@@ -28,9 +28,10 @@ import cattrs
 from attrs import define, field
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
 
+from rulekit import nodes as n
 from rulekit import types as t
 from rulekit.checker import Checked
-from rulekit.errors import InputError, did_you_mean, error
+from rulekit.errors import InputError, RulekitError, did_you_mean, error
 from rulekit.inputs import ValueReader, load_given, locate_key
 from rulekit.interpreter import Interpreter
 
@@ -72,6 +73,12 @@ class Scenario:
     @property
     def name(self) -> str:
         return Path(self.path).stem
+
+    def ref(self, checked: Checked) -> str:
+        """How runs, saves and traces name it: by name when it is one of the rulebook's own
+        (so they do not depend on where the rulebook is), else by its path."""
+        folder = (checked.book.root / SCENARIO_DIR).resolve()
+        return self.name if Path(self.path).resolve().parent == folder else self.path
 
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
@@ -184,6 +191,25 @@ def load_scenario(checked: Checked, path: str) -> Scenario:
     return Scenario(path, info, dict(raw.get("state", {})), start, text)
 
 
+def _start_span(path: str, text: str, index: int) -> n.Span | None:
+    """The ``args`` line (or the header) of the index-th ``[[start]]`` entry."""
+    seen = -1
+    found: n.Span | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("[["):
+            if seen == index:
+                break
+            if stripped.replace(" ", "") == "[[start]]":
+                seen += 1
+                if seen == index:
+                    found = n.Span(path, number, 1, number, len(stripped) + 1)
+            continue
+        if seen == index and stripped.startswith("args"):
+            return n.Span(path, number, 1, number, len(stripped) + 1)
+    return found
+
+
 def _scenario_error(path: str, text: str, exc: ClassValidationError) -> InputError:
     for sub in exc.exceptions:
         if isinstance(sub, ForbiddenExtraKeysError):
@@ -195,6 +221,9 @@ def _scenario_error(path: str, text: str, exc: ClassValidationError) -> InputErr
         if isinstance(sub, KeyError):
             return _problem(path, text, "scenario", f"[scenario] needs '{sub.args[0]}'")
     notes = cattrs.transform_error(exc)
+    if notes and "@ $." in notes[0]:
+        message, key = notes[0].split(" @ $.", 1)
+        return _problem(path, text, key, f"{message} in [scenario]")
     return InputError([error(f"[scenario]: {'; '.join(notes)}", where=path)])
 
 
@@ -216,7 +245,7 @@ def apply_scenario(checked: Checked, scenario: Scenario, interp: Interpreter) ->
         ):
             raise reader.problem(key, f"track {key} runs from {track.low} to {track.high}")
         interp.state.values[key] = read
-    for call in scenario.start:
+    for index, call in enumerate(scenario.start):
         decl = checked.book.procedures[call.procedure]
         params = {p.name: p for p in decl.params}
         args: dict[str, Any] = {}
@@ -235,4 +264,17 @@ def apply_scenario(checked: Checked, scenario: Scenario, interp: Interpreter) ->
             raise reader.problem(
                 call.procedure, f"procedure {call.procedure} needs {', '.join(missing)}"
             )
-        interp.call(call.procedure, args)
+        try:
+            interp.call(call.procedure, args)
+        except RulekitError as exc:
+            # The rulebook is right; the entry that asked for this is what to fix.
+            first = exc.diagnostics[0]
+            raise InputError(
+                [
+                    error(
+                        f"[[start]] {call.procedure}: {first.message}",
+                        _start_span(scenario.path, scenario.text, index),
+                        hint=first.hint,
+                    )
+                ]
+            ) from None

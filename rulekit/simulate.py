@@ -57,9 +57,9 @@ class SimulationResult:
 _CHECKED: Checked | None = None
 
 
-def _init_worker(rulebook: str) -> None:
+def _init_worker(rulebook: str, options: tuple[str, ...] = ()) -> None:
     global _CHECKED
-    _CHECKED = load(rulebook)
+    _CHECKED = load(rulebook, options)
 
 
 def _play(job: tuple[str | None, int, str, int | None]) -> RunOutcome:
@@ -118,18 +118,21 @@ def simulate(
     policy: str = "default",
     turns: int | None = None,
     progress: Callable[[int], None] | None = None,
+    options: tuple[str, ...] = (),
 ) -> SimulationResult:
     """Play ``runs`` games with seeds seed, seed + 1, ...; ``progress`` hears of each one."""
     jobs = [(scenario, seed + i, policy, turns) for i in range(runs)]
     outcomes: list[RunOutcome] = []
     if workers <= 1:
-        _init_worker(rulebook)
+        _init_worker(rulebook, options)
         for job in jobs:
             outcomes.append(_play(job))
             if progress:
                 progress(1)
     else:
-        with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(rulebook,)) as pool:
+        with ProcessPoolExecutor(
+            workers, initializer=_init_worker, initargs=(rulebook, options)
+        ) as pool:
             futures = [pool.submit(_play, job) for job in jobs]
             for future in as_completed(futures):
                 outcomes.append(future.result())

@@ -16,7 +16,7 @@ from rulekit import nodes as n
 from rulekit import types as t
 from rulekit.coerce import CoerceError, Vocabulary, read_range
 from rulekit.dice import Die
-from rulekit.errors import Diagnostic, error, warning
+from rulekit.errors import Diagnostic, did_you_mean, error, warning
 from rulekit.values import to_json, unwrap
 
 
@@ -132,6 +132,26 @@ class CompiledTable:
     @property
     def name(self) -> str:
         return self.decl.name
+
+    def recount(self) -> None:
+        """Count the cells and provisional cells again (after a variant set some)."""
+        cells = [c for _, c in self.items()]
+        self.cells = len(cells)
+        self.provisional_cells = sum(c.provisional for c in cells)
+
+    def items(self) -> list[tuple[tuple[Key, ...], Cell]]:
+        """Every cell with the keys leading to it, in table order."""
+        out: list[tuple[tuple[Key, ...], Cell]] = []
+
+        def walk(node: Node, keys: tuple[Key, ...]) -> None:
+            for key, child in node.entries:
+                if isinstance(child, Node):
+                    walk(child, (*keys, key))
+                else:
+                    out.append(((*keys, key), child))
+
+        walk(self.root, ())
+        return out
 
     @property
     def rule(self) -> str | None:
@@ -457,6 +477,69 @@ class TableReader:
 
     def _where(self, keys: list[Key]) -> str:
         return f" in row '{keys[0].printed}'" if keys else ""
+
+    # ---- changes from variants and options ----------------------------------------------
+
+    def patch(self, table: CompiledTable, change: n.SetCells) -> None:
+        """Set the cells a ``set cell`` / ``set row`` change names, keeping the keys."""
+        try:
+            self._patch(table, change)
+        except _Problem as p:
+            self.diags.append(p.diag)
+
+    def _patch(self, table: CompiledTable, change: n.SetCells) -> None:
+        want = len(self.dims) - (1 if change.row else 0)
+        if len(change.keys) != want or want == 0:
+            what = "row" if change.row else "cell"
+            raise self.fail(
+                f"a {what} of table {table.name} is named by {want or 'no'} key(s), "
+                f"got {len(change.keys)}",
+                change.span,
+                hint=f"its dimensions are: {', '.join(d.name for d in self.dims)}",
+            )
+        node: Node = table.root
+        for depth, text in enumerate(change.keys):
+            entry = self._entry(node, depth, text, change.span)
+            if depth == len(self.dims) - 1:  # a single cell
+                node.entries[entry] = (node.entries[entry][0], self._new_cell(change.cells[0]))
+                return
+            child = node.entries[entry][1]
+            assert isinstance(child, Node)
+            node = child
+        if len(change.cells) != len(node.entries):
+            columns = ", ".join(k.printed for k, _ in node.entries)
+            raise self.fail(
+                f"row has {len(node.entries)} cell(s) ({columns}); the change gives "
+                f"{len(change.cells)}",
+                change.span,
+            )
+        node.entries[:] = [
+            (key, self._new_cell(item))
+            for (key, _), item in zip(node.entries, change.cells, strict=True)
+        ]
+
+    def _entry(self, node: Node, depth: int, text: str, span: n.Span) -> int:
+        for i, (key, _) in enumerate(node.entries):
+            if key.printed == text:
+                return i
+        try:
+            wanted = self._key(self.dims[depth], n.CellText(text, span=span))
+        except _Problem:
+            wanted = None
+        for i, (key, _) in enumerate(node.entries):
+            if wanted is not None and _same(key, wanted):
+                return i
+        keys = [k.printed for k, _ in node.entries]
+        raise self.fail(
+            f"table {self.decl.name} has no {self.dims[depth].name} '{text}'",
+            span,
+            hint=did_you_mean(text, keys) or f"its keys are: {', '.join(keys)}",
+        )
+
+    def _new_cell(self, item: n.TableItem) -> Cell:
+        if item.value is None:
+            raise self.fail("an empty cell", item.span)
+        return self.cell(item.value, self.result)
 
 
 # ---- coverage -------------------------------------------------------------------

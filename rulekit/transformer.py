@@ -411,6 +411,102 @@ class AstBuilder(Transformer[Token, n.Module]):
     def seq_for(self, meta: Meta, c: list[Any]) -> n.SeqFor:
         return n.SeqFor(str(c[0]), c[1], tuple(c[3:]), c[2], span=self._span(meta))
 
+    # ---- variants and optional rules --------------------------------------------------
+
+    def variant_decl(self, meta: Meta, c: list[Any]) -> n.VariantHeader:
+        name, base, edition, ref, title = c
+        return n.VariantHeader(
+            _string(name),
+            _string(base),
+            _string(edition) if edition is not None else None,
+            ref,
+            self._title(title),
+            span=self._span(meta),
+        )
+
+    def option_decl(self, meta: Meta, c: list[Any]) -> n.OptionDecl:
+        name, ref, title, *changes = c
+        return n.OptionDecl(
+            str(name), tuple(changes), ref, self._title(title), span=self._span(name)
+        )
+
+    def replace_change(self, meta: Meta, c: list[Any]) -> n.Replace:
+        return n.Replace(c[0], span=self._span(meta))
+
+    def remove_change(self, meta: Meta, c: list[Any]) -> n.Remove:
+        return n.Remove(str(c[0]), str(c[1]), c[2], span=self._span(meta))
+
+    def table_key(self, meta: Meta, c: list[Any]) -> str:
+        key = c[0]
+        if isinstance(key, Token):
+            return _string(key) if key.type == "STRING" else str(key)
+        return str(key)
+
+    def set_cell(self, meta: Meta, c: list[Any]) -> n.SetCells:
+        name, *keys, ref, cell = c
+        item = n.TableItem(None, cell, span=cell.span)
+        return n.SetCells(str(name), tuple(keys), (item,), False, ref, span=self._span(meta))
+
+    def set_row(self, meta: Meta, c: list[Any]) -> n.SetCells:
+        ref = next((x for x in c if isinstance(x, n.RuleRef)), None)
+        keys = [x for x in c[1:] if isinstance(x, str)]
+        items = [x for x in c[1:] if isinstance(x, n.TableItem)]
+        return n.SetCells(str(c[0]), tuple(keys), tuple(items), True, ref, span=self._span(meta))
+
+    def set_const(self, meta: Meta, c: list[Any]) -> n.SetSetting:
+        name, value, ref, title, prov = c
+        decl = n.ConstDecl(
+            str(name), None, value, ref, self._title(title), prov, span=self._span(name)
+        )
+        return n.SetSetting(decl, span=self._span(meta))
+
+    def set_rounding(self, meta: Meta, c: list[Any]) -> n.SetSetting:
+        return n.SetSetting(self.rounding_decl(meta, c), span=self._span(meta))
+
+    def set_dice(self, meta: Meta, c: list[Any]) -> n.SetSetting:
+        return n.SetSetting(self.dice_decl(meta, c), span=self._span(meta))
+
+    def add_modifier(self, meta: Meta, c: list[Any]) -> n.ModifierChange:
+        lines = tuple(c[1:])
+        return n.ModifierChange("add", str(c[0]), None, lines, lines[0].ref, span=self._span(meta))
+
+    def remove_modifier(self, meta: Meta, c: list[Any]) -> n.ModifierChange:
+        label, name, ref = c
+        return n.ModifierChange("remove", str(name), _string(label), (), ref, span=self._span(meta))
+
+    def change_modifier(self, meta: Meta, c: list[Any]) -> n.ModifierChange:
+        label, name, line = c
+        return n.ModifierChange(
+            "change", str(name), _string(label), (line,), line.ref, span=self._span(meta)
+        )
+
+    def remove_phase(self, meta: Meta, c: list[Any]) -> n.PhaseChange:
+        return n.PhaseChange("remove", str(c[0]), ref=c[1], span=self._span(meta))
+
+    def insert_phase(self, meta: Meta, c: list[Any]) -> n.PhaseChange:
+        target, place, anchor, ref, title = c
+        if isinstance(target, Token):
+            target = n.Call(str(target), (), span=self._span(target))
+        return n.PhaseChange(
+            "insert",
+            target.func,
+            target,
+            str(place),
+            str(anchor),
+            ref,
+            self._title(title),
+            span=self._span(meta),
+        )
+
+    def move_phase(self, meta: Meta, c: list[Any]) -> n.PhaseChange:
+        phase, place, anchor, ref = c
+        return n.PhaseChange(
+            "move", str(phase), None, str(place), str(anchor), ref, span=self._span(meta)
+        )
+
+    def use_option(self, meta: Meta, c: list[Any]) -> n.UseOption:
+        return n.UseOption(str(c[0]), c[1], span=self._span(meta))
+
     # ---- expressions ------------------------------------------------------------------
 
     def if_expr(self, meta: Meta, c: list[Any]) -> n.IfExpr:

@@ -43,3 +43,10 @@ def test_ruff_is_clean() -> None:
 def test_mypy_is_clean() -> None:
     result = subprocess.run(_tool("mypy"), cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("book", sorted(p.name for p in (ROOT / "rulebooks").iterdir()))
+def test_bundled_rulebooks_are_formatted(book: str) -> None:
+    from rulekit.fmt import format_rulebook
+
+    assert format_rulebook(ROOT / "rulebooks" / book, write=False) == []

@@ -251,10 +251,23 @@ def test_bad_scenario_names_file_key_and_line(tmp_path: Path) -> None:
     )
     result = run_cli("run", SW, "--scenario", scenario)
     assert result.exit_code == 1
-    assert "table sub_roster has no row for name = Nautilus" in result.stderr
+    # the unknown submarine: reported at the scenario's [[start]] entry that names it
+    assert (
+        "bad.toml:6:1: error: [[start]] start_at_sea: table sub_roster has no row for "
+        "name = Nautilus" in result.stderr
+    )
+    assert "its name rows are: Spearfish, Sargo" in result.stderr
     scenario.write_text('[scenario]\ntitle = "Bad"\nturns = "two"\n')
     result = run_cli("run", SW, "--scenario", scenario)
-    assert result.exit_code == 1 and "[scenario]" in result.stderr
+    assert result.exit_code == 1
+    assert "bad.toml:3:1: error: turns: invalid value for type, expected int" in result.stderr
+    scenario.write_text("[scenario]\nturns = 2\n")
+    result = run_cli("run", SW, "--scenario", scenario)
+    assert "bad.toml:1:1: error: scenario: [scenario] needs 'title'" in result.stderr
+    scenario.write_text('[scenario]\ntitle = "Bad"\n\n[state]\nmonth = "Jum"\n')
+    result = run_cli("run", SW, "--scenario", scenario)
+    assert "bad.toml:5:1: error: month: 'Jum' is not a month" in result.stderr
+    assert "did you mean 'Jun'?" in result.stderr
     assert run_cli("run", SW, "--scenario", "patrl").stderr.count("did you mean 'patrol'?") == 1
 
 
@@ -320,3 +333,12 @@ def test_when_the_turns_run_out_the_scenario_names_the_result(tmp_path: Path) ->
     assert data["turns"] == 15  # December week 2 to March week 4, 1941-42
     assert data["ended"].startswith("draw: the campaign ends with ")
     assert data["ended"].endswith(f"{data['final']['tonnage_sunk']} of 60 thousand tons sunk")
+
+
+def test_the_sub_commander_patrol_runs_through_the_same_runner() -> None:
+    data = json.loads(
+        run_cli("run", str(RULEBOOKS / "steel_wolves_like"), "--seed", "4", "--json").stdout
+    )
+    assert data["rulebook"] == "Sub-commander patrol tables"
+    assert data["ended"] and data["turns"] >= 1
+    assert any("travel box" in p or "table" in p for p in data["provisional_used"])
