@@ -33,6 +33,9 @@ from rich.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the printed tables the reference reads
+
+from printed import IMPROVEMENT  # noqa: E402
 
 from rulekit.checker import Checked, check  # noqa: E402
 from rulekit.dice import SeededDice  # noqa: E402
@@ -49,58 +52,6 @@ SPEARFISH = ROOT / "examples" / "silent_war" / "spearfish_14_15.toml"
 
 # ---- 1. interpreter vs a hand-written reference ----------------------------------------
 
-# The printed [6.0] table: for each torpedo level, (ships sunk, die roll needed) lines.
-_LINES = {
-    -2: [
-        (70, 9),
-        (75, 8),
-        (80, 7),
-        (85, 6),
-        (90, 5),
-        (95, 4),
-        (100, 3),
-        (105, 2),
-        (110, 1),
-        (115, 0),
-    ],
-    -1: [
-        (270, 9),
-        (280, 8),
-        (290, 7),
-        (300, 6),
-        (310, 5),
-        (320, 4),
-        (330, 3),
-        (340, 2),
-        (350, 1),
-        (360, 0),
-    ],
-    0: [
-        (450, 9),
-        (460, 8),
-        (470, 7),
-        (485, 6),
-        (500, 5),
-        (515, 4),
-        (530, 3),
-        (540, 2),
-        (550, 1),
-        (560, 0),
-    ],
-    1: [
-        (1040, 9),
-        (1050, 8),
-        (1065, 7),
-        (1080, 6),
-        (1100, 5),
-        (1120, 4),
-        (1140, 3),
-        (1160, 2),
-        (1175, 1),
-        (1190, 0),
-    ],
-}
-
 
 def reference_phase(state: dict[str, int | None], roll_d10: Callable[[], int]) -> str:
     """The Torpedo Improvement Phase written by hand, as the rulebook's procedure says."""
@@ -109,7 +60,7 @@ def reference_phase(state: dict[str, int | None], roll_d10: Callable[[], int]) -
     if torpedo >= 2:
         return "no_attempt"
     needed = None
-    for ships, roll in _LINES[torpedo]:
+    for ships, roll in IMPROVEMENT[torpedo]:
         if state["ships_sunk"] is not None and state["ships_sunk"] >= ships:
             needed = roll
     if needed is None:

@@ -114,19 +114,26 @@ def find_target(checked: Checked, text: str, kinds: tuple[str, ...]) -> Target:
 
 def load_given(path: str) -> tuple[dict[str, Any], str]:
     """Read a ``--given`` TOML file; syntax errors point at file:line:col."""
+    return read_toml(path, "--given")
+
+
+def read_toml(path: str, flag: str) -> tuple[dict[str, Any], str]:
+    """Read the TOML file a flag names, and its text; syntax errors point at file:line:col."""
     file = Path(path)
     try:
         text = file.read_text(encoding="utf-8")
     except OSError as exc:
-        raise InputError(
-            [error(f"cannot read '{path}': {exc.strerror}", where="--given")]
-        ) from None
+        raise InputError([error(f"cannot read '{path}': {exc.strerror}", where=flag)]) from None
     try:
         return _parse(text), text
     except tomllib.TOMLDecodeError as exc:
         match = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        line, col = (int(match.group(1)), int(match.group(2))) if match else (1, 1)
-        message = re.sub(r"\s*\(at line .*\)", "", str(exc))
+        if match:
+            line, col = int(match.group(1)), int(match.group(2))
+        else:  # "(at end of document)": just past the last character
+            lines = text.splitlines() or [""]
+            line, col = len(lines), len(lines[-1]) + 1
+        message = re.sub(r"\s*\(at (line|end of document).*\)", "", str(exc))
         raise InputError(
             [error(f"not valid TOML: {message}", n.Span(path, line, col, line, col + 1))]
         ) from None

@@ -19,6 +19,7 @@ from attrs import define, field
 from rulekit.checker import Checked
 from rulekit.dice import ForcedDice, SeededDice
 from rulekit.errors import InputError, error
+from rulekit.inputs import read_toml
 from rulekit.interpreter import Interpreter
 from rulekit.policy import (
     DefaultPolicy,
@@ -88,16 +89,7 @@ class RunResult:
 
 def load_answers(path: str) -> dict[str, list[str]]:
     """A scripted policy's answers: ``name = "value"`` or ``name = ["first", "second"]``."""
-    import tomllib
-
-    try:
-        raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(
-            [error(f"cannot read '{path}': {exc.strerror}", where="--policy")]
-        ) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError([error(f"'{path}' is not valid TOML: {exc}", where="--policy")]) from None
+    raw, _ = read_toml(path, "--policy")
     answers = raw.get("answers", raw)
     out: dict[str, list[str]] = {}
     for name, value in answers.items():

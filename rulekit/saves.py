@@ -12,7 +12,6 @@ import hashlib
 import json
 import os
 import tempfile
-import tomllib
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from attrs import define, field
 
 from rulekit.coerce import Vocabulary
 from rulekit.errors import InputError, error
+from rulekit.inputs import read_toml
 from rulekit.values import (
     Entity,
     EnumValue,
@@ -209,14 +209,7 @@ def _drop_nones(data: Any) -> Any:
 
 def read_save(path: str, rulebook: str, edition: str, options: list[str]) -> SaveFile:
     """Read a save, refusing one from another rulebook, edition, options or newer format."""
-    try:
-        raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(
-            [error(f"cannot read save '{path}': {exc.strerror}", where="--resume")]
-        ) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError([error(f"'{path}' is not a save file: {exc}", where="--resume")]) from None
+    raw, _ = read_toml(path, "--resume")
     version = raw.get("format")
     if not isinstance(version, int):
         raise InputError([error(f"'{path}' is not a rulekit save (no format)", where="--resume")])

@@ -39,6 +39,16 @@ def gato() -> Checked:
     return _checked("gato_leader")
 
 
+@pytest.fixture
+def sub() -> Checked:
+    return _checked("attack_sub")
+
+
+@pytest.fixture
+def eots() -> Checked:
+    return _checked("eots_submarine_warfare")
+
+
 def run_cli(*args: str) -> Result:
     """Run the command line in-process; stdout and stderr are kept apart."""
     return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)

@@ -9,20 +9,18 @@ with it; the rules' own numbers (RN >= 4, modified RN >= 6, Level 4, the [6.4] s
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tracing import events, one, state, trace_text
 
-from rulekit.checker import Checked, load
+from rulekit.checker import Checked
 from rulekit.errors import RuleViolation
 from rulekit.session import Outcome, resolve
-from rulekit.trace import render_text
 from rulekit.values import Entity, unwrap
 
 ROOT = Path(__file__).resolve().parent.parent
-BOOK = ROOT / "rulebooks" / "attack_sub"
 EXAMPLES = ROOT / "examples" / "attack_sub"
 CONVOY = str(EXAMPLES / "convoy_screen_13m.toml")
 JOHN_RODGERS = str(EXAMPLES / "john_rodgers_6_4.toml")
@@ -33,46 +31,17 @@ DECK = list(range(1, 45))  # the provisional deck: cards 1..44
 X = 11  # card 11 reads "X"
 
 
-@cache
-def _book() -> Checked:
-    return load(str(BOOK))
-
-
-@pytest.fixture
-def sub() -> Checked:
-    return _book()
-
-
 # ---- helpers -----------------------------------------------------------------------------
 
 
-def events(outcome: Outcome, kind: str, **match: Any) -> list[Any]:
-    found = [e for e in outcome.trace.events if e.event == kind]
-    return [e for e in found if all(getattr(e, k) == v for k, v in match.items())]
-
-
-def one(outcome: Outcome, kind: str, **match: Any) -> Any:
-    found = events(outcome, kind, **match)
-    assert len(found) == 1, found
-    return found[0]
-
-
-def trace_text(outcome: Outcome) -> str:
-    return "\n".join(render_text(outcome.trace))
-
-
-def values(outcome: Outcome) -> dict[str, Any]:
-    return outcome.interpreter.state.values
-
-
 def ship(outcome: Outcome, name: str) -> dict[str, Any]:
-    found = [s for s in values(outcome)["ships"] if s.attrs["name"] == name]
+    found = [s for s in state(outcome)["ships"] if s.attrs["name"] == name]
     assert len(found) == 1
     return found[0].attrs
 
 
 def level(outcome: Outcome, name: str) -> int:
-    found = [c for c in values(outcome)["contacts"] if c.attrs["name"] == name]
+    found = [c for c in state(outcome)["contacts"] if c.attrs["name"] == name]
     assert len(found) == 1
     return int(found[0].attrs["level"])
 
@@ -219,8 +188,8 @@ def test_a_draw_is_the_card_at_the_forced_position(sub: Checked, rn: int) -> Non
     draw = one(outcome, "draw")
     assert (draw.position, draw.of, draw.item) == (card(rn), 44, card(rn))
     assert unwrap(outcome.result) == rn
-    assert values(outcome)["discards"] == (card(rn),)
-    assert card(rn) not in values(outcome)["rn_deck"] and len(values(outcome)["rn_deck"]) == 43
+    assert state(outcome)["discards"] == (card(rn),)
+    assert card(rn) not in state(outcome)["rn_deck"] and len(state(outcome)["rn_deck"]) == 43
 
 
 def test_x_is_read_as_zero(sub: Checked) -> None:
@@ -234,35 +203,35 @@ def test_spent_deck_is_reshuffled_and_counted(sub: Checked, tmp_path: Path) -> N
     # The Draw pile is empty: the discards become the next deck [11.1] "the current deck".
     given = situation(tmp_path, rn_deck=[], discards=[3, 7], deck_number=1)
     outcome = resolve(sub, "draw_rn", at=["player=SOVIET"], given=given, dice=[2])
-    assert values(outcome)["deck_number"] == 2
+    assert state(outcome)["deck_number"] == 2
     assert one(outcome, "draw").item == 7 and unwrap(outcome.result) == 6
-    assert values(outcome)["rn_deck"] == (3,)
-    assert values(outcome)["discards"] == (7,)
+    assert state(outcome)["rn_deck"] == (3,)
+    assert state(outcome)["discards"] == (7,)
 
 
 def test_every_card_is_drawn_once_per_deck(sub: Checked) -> None:
     outcome = resolve(sub, "refill_hand", at=["player=NATO", "hand_size=44"], seed=3)
-    assert sorted(values(outcome)["nato_hand"]) == DECK
-    assert values(outcome)["rn_deck"] == () and values(outcome)["deck_number"] == 1
+    assert sorted(state(outcome)["nato_hand"]) == DECK
+    assert state(outcome)["rn_deck"] == () and state(outcome)["deck_number"] == 1
 
 
 def test_hands_draw_from_the_same_pile(sub: Checked, tmp_path: Path) -> None:
     # [3.5] refill to the Hand Size; a Hand over its size draws nothing.
     outcome = resolve(sub, "refill_hand", at=["player=SOVIET", "hand_size=3"], dice=[1, 1, 1])
-    assert values(outcome)["soviet_hand"] == (1, 2, 3) and outcome.result == 3
+    assert state(outcome)["soviet_hand"] == (1, 2, 3) and outcome.result == 3
     full = situation(tmp_path, soviet_hand=[4, 5, 6, 7])
     assert resolve(sub, "refill_hand", given=full, at=["player=SOVIET", "hand_size=3"]).result == 0
     played = resolve(sub, "discard_card", given=full, at=["player=SOVIET", "card=5"])
-    assert values(played)["soviet_hand"] == (4, 6, 7) and values(played)["discards"] == (5,)
+    assert state(played)["soviet_hand"] == (4, 6, 7) and state(played)["discards"] == (5,)
 
 
 def test_a_helicopter_card_drawn_as_rn_calls_for_a_check(sub: Checked) -> None:
     # [3.3] "If a "Helicopter" card appears while drawing for a RN, a "Helicopter Check"
     # (10.31) must be made for any airborne helicopters of the drawing player."
     outcome = resolve(sub, "draw_rn", at=["player=SOVIET"], dice=[5])
-    assert values(outcome)["helicopter_check_due"][0].member == "SOVIET"
+    assert state(outcome)["helicopter_check_due"][0].member == "SOVIET"
     # A Hit result card is not a RN draw ("not a Hit resolution card" [10.31]).
-    assert values(resolve(sub, "draw_hit", dice=[5]))["helicopter_check_due"] == ()
+    assert state(resolve(sub, "draw_hit", dice=[5]))["helicopter_check_due"] == ()
 
 
 # ---- [4] Sensor Detection --------------------------------------------------------------------
@@ -334,7 +303,7 @@ def test_surface_ships_share_their_contact(sub: Checked, tmp_path: Path) -> None
         dice=[card(9)],
     )
     assert level(outcome, "NATO on Victor III") == 2
-    by_name = {s.attrs["name"]: s for s in values(outcome)["ships"]}
+    by_name = {s.attrs["name"]: s for s in state(outcome)["ships"]}
     other = {"holder": by_name["Arleigh Burke"], "target": by_name["Victor III"]}
     assert outcome.interpreter.call("contact_level", other) == 2
 
@@ -856,6 +825,11 @@ def test_playing_dead(sub: Checked, tmp_path: Path) -> None:
 # ---- [8] Close/Open Range ---------------------------------------------------------------------
 
 
+def change_range(sub: Checked, given: str, *at: str) -> Outcome:
+    """[8] A Close/Open Range play in the situation `given`, e.g. at "mover=Bowen", "move=open"."""
+    return resolve(sub, "change_range", given=given, at=list(at))
+
+
 def test_victor_close_range_negated_by_the_escort_12_3(sub: Checked, snapshot: Any) -> None:
     # [12.3] "The net result is that the Submarine increases contact on the Transport but the
     # contacts of the opposing escort and Submarine on each other remain unchanged."
@@ -865,18 +839,18 @@ def test_victor_close_range_negated_by_the_escort_12_3(sub: Checked, snapshot: A
     assert level(outcome, "NATO on Victor III") == 1
     assert outcome.result is False
     # [10.31] the escort played a C/OR card on its Surface Force: a Helicopter Check is due
-    assert [d.member for d in values(outcome)["helicopter_check_due"]] == ["NATO"]
+    assert [d.member for d in state(outcome)["helicopter_check_due"]] == ["NATO"]
     assert trace_text(outcome) == snapshot
 
 
 def test_submarine_closes_on_the_surface_force(sub: Checked, tmp_path: Path) -> None:
     # [8.4] "increases the Contact Level of the moving Submarine and all opposing Surface Ships"
     given = duel(tmp_path, victor_on_bowen=1, nato_on_victor=1)
-    outcome = resolve(sub, "change_range", given=given, at=["mover=Victor III", "move=close"])
+    outcome = change_range(sub, given, "mover=Victor III", "move=close")
     assert level(outcome, "Victor III on Bowen") == 2
     assert level(outcome, "NATO on Victor III") == 2
     assert level(outcome, "Victor III on Los Angeles") == 1  # not the opposing Submarine
-    opened = resolve(sub, "change_range", given=given, at=["mover=Victor III", "move=open"])
+    opened = change_range(sub, given, "mover=Victor III", "move=open")
     assert level(opened, "Victor III on Bowen") == 0 and level(opened, "NATO on Victor III") == 0
 
 
@@ -884,12 +858,7 @@ def test_submarine_against_one_submarine(sub: Checked, tmp_path: Path) -> None:
     # [8.2] "If a Submarine plays a "C/OR" card against another Submarine, it affects the
     # Contact Levels of only those two Submarines."
     given = duel(tmp_path, la_on_victor=2, victor_on_la=3)
-    outcome = resolve(
-        sub,
-        "change_range",
-        given=given,
-        at=["mover=Los Angeles", "move=open", "opponent=Victor III"],
-    )
+    outcome = change_range(sub, given, "mover=Los Angeles", "move=open", "opponent=Victor III")
     assert level(outcome, "Los Angeles on Victor III") == 1
     assert level(outcome, "Victor III on Los Angeles") == 2
     assert level(outcome, "NATO on Victor III") == 1 and level(outcome, "Victor III on Bowen") == 1
@@ -899,12 +868,10 @@ def test_surface_force_closes_on_one_submarine(sub: Checked, tmp_path: Path) -> 
     # [8.4] "If a Surface Force plays a "Close Range" card, the Contact level of the Surface
     # Force and one opposing Submarine of its choice is increased one level"
     given = duel(tmp_path, nato_on_victor=2, victor_on_bowen=1)
-    outcome = resolve(
-        sub, "change_range", given=given, at=["mover=Bowen", "move=close", "opponent=Victor III"]
-    )
+    outcome = change_range(sub, given, "mover=Bowen", "move=close", "opponent=Victor III")
     assert level(outcome, "NATO on Victor III") == 3
     assert level(outcome, "Victor III on Bowen") == 2
-    assert [d.member for d in values(outcome)["helicopter_check_due"]] == ["NATO"]
+    assert [d.member for d in state(outcome)["helicopter_check_due"]] == ["NATO"]
 
 
 def test_close_range_needs_a_contact(sub: Checked, tmp_path: Path) -> None:
@@ -912,32 +879,17 @@ def test_close_range_needs_a_contact(sub: Checked, tmp_path: Path) -> None:
     # Level (anything above "No Contact") on an opposing Ship that is the object of that play"
     given = duel(tmp_path, la_on_victor=0)
     with pytest.raises(RuleViolation) as caught:
-        resolve(
-            sub,
-            "change_range",
-            given=given,
-            at=["mover=Los Angeles", "move=close", "opponent=Victor III"],
-        )
+        change_range(sub, given, "mover=Los Angeles", "move=close", "opponent=Victor III")
     assert caught.value.diagnostics[0].rule.text == "8.1"
 
 
 def test_contacts_stay_between_no_contact_and_four(sub: Checked, tmp_path: Path) -> None:
     # [4.3] never above Level 4, never below "No Contact"
     given = duel(tmp_path, la_on_victor=4, victor_on_la=1)
-    outcome = resolve(
-        sub,
-        "change_range",
-        given=given,
-        at=["mover=Los Angeles", "move=close", "opponent=Victor III"],
-    )
+    outcome = change_range(sub, given, "mover=Los Angeles", "move=close", "opponent=Victor III")
     assert level(outcome, "Los Angeles on Victor III") == 4
     given = duel(tmp_path, la_on_victor=1, victor_on_la=0)
-    opened = resolve(
-        sub,
-        "change_range",
-        given=given,
-        at=["mover=Los Angeles", "move=open", "opponent=Victor III"],
-    )
+    opened = change_range(sub, given, "mover=Los Angeles", "move=open", "opponent=Victor III")
     assert (
         level(opened, "Los Angeles on Victor III") == 0
         and level(opened, "Victor III on Los Angeles") == 0
@@ -1008,7 +960,7 @@ def test_x_in_a_helicopter_check_is_bad_weather(sub: Checked, tmp_path: Path) ->
     outcome = resolve(
         sub, "end_of_player_turn", given=due, at=["player=SOVIET", "check_weather=no"], dice=[X]
     )
-    assert values(outcome)["bad_weather"] is True
+    assert state(outcome)["bad_weather"] is True
     assert (
         ship(outcome, "Udaloy")["helicopters"] == 0 and ship(outcome, "Moskva")["helicopters"] == 0
     )
@@ -1019,7 +971,7 @@ def test_x_in_a_helicopter_check_is_bad_weather(sub: Checked, tmp_path: Path) ->
 def test_weather_check(sub: Checked, tmp_path: Path, rn: int, clears: bool) -> None:
     # [10.32] "If he draws a RN >= 4 the weather clears"
     outcome = resolve(sub, "weather_check", at=["player=NATO", "bad_weather=yes"], dice=[card(rn)])
-    assert outcome.result is clears and values(outcome)["bad_weather"] is (not clears)
+    assert outcome.result is clears and state(outcome)["bad_weather"] is (not clears)
     x = resolve(sub, "weather_check", at=["player=NATO", "bad_weather=yes"], dice=[X])
     assert x.result is False  # X reads 0 [9.5]
 
@@ -1047,7 +999,7 @@ def test_end_of_turn_checks_only_when_due(sub: Checked, tmp_path: Path) -> None:
     )
     assert len(events(due, "draw")) == 2  # one check per Helicopter
     assert ship(due, "Moskva")["helicopters"] == 1  # RN 0 fails against the Duration Number
-    assert values(due)["helicopter_check_due"] == ()
+    assert state(due)["helicopter_check_due"] == ()
 
 
 def test_helicopter_attack_uses_value_2_and_is_checked(sub: Checked, tmp_path: Path) -> None:
@@ -1184,29 +1136,31 @@ def test_convoy_screen_forces(sub: Checked) -> None:
 def test_convoy_screen_example_file_matches_the_scenario(sub: Checked) -> None:
     outcome = resolve(sub, "convoy_screen_setup", given=CONVOY)
     assert outcome.result == 9
-    ships = {s.attrs["name"]: s.attrs for s in values(outcome)["ships"]}
+    ships = {s.attrs["name"]: s.attrs for s in state(outcome)["ships"]}
     for name, (side, entry) in FORCES.items():
         assert (str(ships[name]["side"]), ships[name]["reinforcement"]) == (side, entry)
         assert ships[name]["in_play"] is (entry == 0)
 
 
-def exits(tmp_path: Path, deck: int, entered: int) -> Outcome:
+def exits(sub: Checked, tmp_path: Path, deck: int, entered: int) -> Outcome:
     given = situation(
         tmp_path,
         ships=[vessel("Yenisey", "Yenisey", "SOVIET", "submarine", entered_deck=entered)],
         deck_number=deck,
     )
-    return resolve(_book(), "may_attempt_exit", given=given, at=["sub=Yenisey"])
+    return resolve(sub, "may_attempt_exit", given=given, at=["sub=Yenisey"])
 
 
 @pytest.mark.parametrize(
     ("deck", "entered", "may"),
     [(1, 0, False), (2, 0, True), (2, 1, False), (3, 1, True), (3, 2, False), (4, 2, True)],
 )
-def test_no_exit_before_one_entire_deck(tmp_path: Path, deck: int, entered: int, may: bool) -> None:
+def test_no_exit_before_one_entire_deck(
+    sub: Checked, tmp_path: Path, deck: int, entered: int, may: bool
+) -> None:
     # [13M] "No Soviet Sub may attempt to exit before it has spent at least one entire deck
     # in play."
-    assert exits(tmp_path, deck, entered).result is may
+    assert exits(sub, tmp_path, deck, entered).result is may
 
 
 def score_case(tmp_path: Path, sunk: list[str], exited: list[str], **extra: Any) -> str:
@@ -1290,5 +1244,5 @@ def test_an_exit_is_refused_before_a_whole_deck(sub: Checked, tmp_path: Path) ->
 
 def test_entities_are_game_pieces(sub: Checked) -> None:
     outcome = resolve(sub, "convoy_screen_setup", given=CONVOY)
-    assert all(isinstance(s, Entity) for s in values(outcome)["ships"])
-    assert len(values(outcome)["contacts"]) == 30  # 5 + 5 NATO markers, 5 x 4 Soviet ones
+    assert all(isinstance(s, Entity) for s in state(outcome)["ships"])
+    assert len(state(outcome)["contacts"]) == 30  # 5 + 5 NATO markers, 5 x 4 Soviet ones

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import json
 import tomllib
-from functools import cache
 from typing import Any
 
 import pytest
 from conftest import RULEBOOKS, run_cli
+from tracing import find
 
-from rulekit.checker import Checked, load
+from rulekit.checker import Checked
 from rulekit.dice import ForcedDice
 from rulekit.interpreter import Interpreter
 from rulekit.policy import DefaultPolicy
@@ -27,16 +27,6 @@ from rulekit.values import unwrap
 
 BOOK = RULEBOOKS / "attack_sub"
 DECK = list(range(1, 45))  # the provisional deck
-
-
-@cache
-def _book() -> Checked:
-    return load(str(BOOK))
-
-
-@pytest.fixture
-def sub() -> Checked:
-    return _book()
 
 
 def positions(*cards: int) -> list[int]:
@@ -76,11 +66,6 @@ def level(game: Game, name: str) -> int:
     ]
     assert len(found) == 1, name
     return int(found[0])
-
-
-def events(game: Game, kind: str, **match: Any) -> list[Any]:
-    found = [e for e in game.interp.trace.events if e.event == kind]
-    return [e for e in found if all(getattr(e, k) == v for k, v in match.items())]
 
 
 # ---- the scenario runs to its end ----------------------------------------------------------
@@ -200,12 +185,12 @@ def test_forced_nato_turn(sub: Checked) -> None:
 
     # [11.1] card 13 is played for John Rodgers: RN 5 + deck 1 = 6 >= 6, it enters.
     assert fleet["John Rodgers"]["in_play"] is True and fleet["John Rodgers"]["entered_deck"] == 1
-    assert [e.value for e in events(game, "value", name="modified")] == [5 + 1]
+    assert [e.value for e in find(game.interp.trace, "value", name="modified")] == [5 + 1]
 
     # [4.1] Arleigh Burke searches both Soviet Subs with Active Sonar: Sensor value + 1 [4.21].
     sensor = cell(sub, "sensor_track", "Arleigh Burke", 0)
     detection = cell(sub, "ship_ratings", "Ivan Rogov").get("detection")
-    search = events(game, "total", name="search_value")
+    search = find(game.interp.trace, "total", name="search_value")
     assert [t.total for t in search] == [sensor + 1]
     assert 5 + sensor + 1 >= detection  # RN 5: one box right on Ivan Rogov
     assert level(game, "NATO on Ivan Rogov") == 1
@@ -221,7 +206,7 @@ def test_forced_nato_turn(sub: Checked) -> None:
     lock = cell(sub, "lockon_cards", 14)
     attack_value = cell(sub, "attack_bottom", "Arleigh Burke", 0)
     evade = cell(sub, "evasion_cards", 31).get("number")
-    strength = events(game, "total", name="attack_strength")
+    strength = find(game.interp.trace, "total", name="attack_strength")
     assert len(strength) == 1
     assert [t.value for t in strength[0].terms] == [lock.get("fire"), attack_value, -evade]
     total = lock.get("fire") + attack_value - evade

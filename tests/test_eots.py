@@ -6,50 +6,19 @@ Every expected number is transcribed from the variant's text
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tracing import events, one, state, trace_text
 
-from rulekit.checker import Checked, load
+from rulekit.checker import Checked
 from rulekit.errors import RuleViolation
 from rulekit.session import Outcome, resolve
-from rulekit.trace import render_text
 from rulekit.values import unwrap
 
 ROOT = Path(__file__).resolve().parent.parent
-BOOK = ROOT / "rulebooks" / "eots_submarine_warfare"
 TWO_BASES = str(ROOT / "examples" / "eots_submarine_warfare" / "two_sub_bases_1944.toml")
-
-
-@cache
-def _book() -> Checked:
-    return load(str(BOOK))
-
-
-@pytest.fixture
-def eots() -> Checked:
-    return _book()
-
-
-def events(outcome: Outcome, kind: str, **match: Any) -> list[Any]:
-    found = [e for e in outcome.trace.events if e.event == kind]
-    return [e for e in found if all(getattr(e, k) == v for k, v in match.items())]
-
-
-def one(outcome: Outcome, kind: str, **match: Any) -> Any:
-    found = events(outcome, kind, **match)
-    assert len(found) == 1, found
-    return found[0]
-
-
-def trace_text(outcome: Outcome) -> str:
-    return "\n".join(render_text(outcome.trace))
-
-
-def state(outcome: Outcome) -> dict[str, Any]:
-    return outcome.interpreter.state.values
 
 
 # ---- the rulebook ---------------------------------------------------------------------------

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import tomllib
-from functools import cache
 from typing import Any
 
 import pytest
 from conftest import RULEBOOKS, run_cli
 
-from rulekit.checker import Checked, load
+from rulekit.checker import Checked
 from rulekit.dice import ForcedDice
 from rulekit.interpreter import Interpreter
 from rulekit.policy import DefaultPolicy
@@ -25,16 +24,6 @@ from rulekit.scenario import apply_scenario, find_scenario, load_scenario
 
 BOOK = RULEBOOKS / "eots_submarine_warfare"
 SCENARIOS = BOOK / "scenarios"
-
-
-@cache
-def _book() -> Checked:
-    return load(str(BOOK))
-
-
-@pytest.fixture
-def eots() -> Checked:
-    return _book()
 
 
 def scenario_data(name: str) -> dict[str, Any]:

@@ -248,6 +248,30 @@ def test_given_file_not_toml(tmp_path: Path) -> None:
     assert "g.toml:1:14: error: not valid TOML" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("flag", "text", "where"),
+    [
+        ("--given", "x = [\n", "1:6"),  # unfinished at the end of the file
+        ("--resume", "format = 1\nrulebook = = 2\n", "2:12"),
+        ("--policy", "ok = 1\nanswer =\n", "2:9"),
+    ],
+)
+def test_every_toml_file_points_at_its_error(
+    tmp_path: Path, flag: str, text: str, where: str
+) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text)
+    if flag == "--given":
+        args = ("resolve", RULEBOOKS / "silent_war", "6.0", "--given", bad)
+    else:
+        value = f"scripted:{bad}" if flag == "--policy" else str(bad)
+        args = ("run", RULEBOOKS / "silent_war", "--turns", "1", flag, value)
+    result = run_cli(*args)
+    assert result.exit_code == 1
+    assert f"bad.toml:{where}: error: not valid TOML" in result.stderr
+    assert "^" in result.stderr
+
+
 def test_missing_input() -> None:
     result = run_cli("resolve", RULEBOOKS / "silent_war", "attack_round")
     assert result.exit_code == 1

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import EXAMPLES
+from tracing import events, one, rolls, state, trace_text
 
 from rulekit.checker import Checked
 from rulekit.dice import ForcedDice
@@ -27,29 +28,6 @@ GATO = EXAMPLES / "gato_leader"
 
 def example(name: str) -> str:
     return str(GATO / name)
-
-
-def events(outcome: Outcome, kind: str, **match: Any) -> list[Any]:
-    found = [e for e in outcome.trace.events if e.event == kind]
-    return [e for e in found if all(getattr(e, k) == v for k, v in match.items())]
-
-
-def one(outcome: Outcome, kind: str, **match: Any) -> Any:
-    found = events(outcome, kind, **match)
-    assert len(found) == 1, found
-    return found[0]
-
-
-def rolls(outcome: Outcome, rule: str | None = None) -> list[Any]:
-    return [e for e in events(outcome, "roll") if rule is None or e.rule == rule]
-
-
-def trace_text(outcome: Outcome) -> str:
-    return "\n".join(render_text(outcome.trace))
-
-
-def state(outcome: Outcome) -> dict[str, Any]:
-    return outcome.interpreter.state.values
 
 
 def arg(outcome: Outcome, name: str) -> Any:

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tracing import one
 
 from rulekit.checker import Checked
-from rulekit.session import Outcome, resolve
+from rulekit.session import resolve
 from rulekit.values import unwrap
 
 
@@ -30,12 +31,6 @@ def write(tmp_path: Path, text: str) -> str:
     path = tmp_path / "given.toml"
     path.write_text(text, encoding="utf-8")
     return str(path)
-
-
-def the_roll(outcome: Outcome, rule: str) -> Any:
-    found = [e for e in outcome.trace.events if e.event == "roll" and e.rule == rule]
-    assert len(found) == 1, found
-    return found[0]
 
 
 # ---- printed tables ---------------------------------------------------------------------------
@@ -303,7 +298,7 @@ def test_contact_determination_modifiers(
     top = "" if squadron else game
     given = write(tmp_path, top + "[sub]\n" + SUB + sub + squadron)
     varied = resolve(gato, "contact_phase", given=given, at=at, dice=[5])
-    assert the_roll(varied, rule).total - the_roll(base, rule).total == change
+    assert one(varied, "roll", rule=rule).total - one(base, "roll", rule=rule).total == change
 
 
 ESCORT = '[escort]\nname = "Nomi"\nrole = "E"\ncard = "Nomi"\nrange = 0\n'
@@ -338,7 +333,7 @@ def test_escort_detection_modifiers(
         gato, "escort_detection", given=write(tmp_path, game + ESCORT + escort + sub), dice=dice
     )
     rule = "§Escort Detection"
-    assert the_roll(varied, rule).total - the_roll(base, rule).total == change
+    assert one(varied, "roll", rule=rule).total - one(base, "roll", rule=rule).total == change
 
 
 TARGET = '[target]\nname = "Tyoko Maru"\nrole = "M"\ncard = "Tyoko Maru"\n'
@@ -366,7 +361,7 @@ def test_gun_attack_modifiers(
     given = write(tmp_path, base_sub.replace("gs = 0\n", sub or "gs = 0\n") + TARGET + target)
     varied = resolve(gato, "gun_attack", given=given, dice=[5])
     rule = "§Gun Hit Numbers"
-    assert the_roll(varied, rule).total - the_roll(base, rule).total == change
+    assert one(varied, "roll", rule=rule).total - one(base, "roll", rule=rule).total == change
 
 
 @pytest.mark.parametrize(

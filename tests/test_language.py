@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tracing import trace_text
 
 from rulekit.checker import Checked, load
 from rulekit.dice import ForcedDice, SeededDice
@@ -24,10 +25,6 @@ GOLDEN = Path(__file__).parent / "golden" / "language"
 @pytest.fixture(scope="module")
 def book() -> Checked:
     return load(str(GOLDEN))
-
-
-def text(outcome: Any) -> str:
-    return "\n".join(render_text(outcome.trace))
 
 
 def test_grammar_is_lalr_without_conflicts() -> None:
@@ -76,7 +73,7 @@ def test_modifier_list_clamp(book: Checked, snapshot: Any) -> None:
     total = outcome.trace.events[-1]
     assert [t.value for t in total.terms] == [1, 5, 3]  # Veteran or better, bonus, pips
     assert total.total == 3 and total.clamped
-    assert text(outcome) == snapshot
+    assert trace_text(outcome) == snapshot
 
 
 def test_note_interpolation_and_natural(book: Checked) -> None:
@@ -91,7 +88,7 @@ def test_keep_highest_and_lowest(book: Checked, snapshot: Any) -> None:
     assert rolls[0].dice == "highest of 3 d10" and rolls[0].natural == 9 and rolls[0].total == 10
     assert rolls[1].dice == "lowest of 3 d10" and rolls[1].natural == 3
     assert outcome.result == 7
-    assert text(outcome) == snapshot
+    assert trace_text(outcome) == snapshot
 
 
 def test_require_names_its_rule(book: Checked) -> None:
@@ -131,7 +128,7 @@ def test_state_writes_tracks_clamp_and_exact_arithmetic(
     assert values["nearest"] == 3  # 5/2 to nearest: halves away from zero
     assert outcome.args["s"].attrs["hits"] == 3
     assert outcome.result == 6
-    assert text(outcome) == snapshot
+    assert trace_text(outcome) == snapshot
 
 
 def test_fraction_rounding(book: Checked) -> None:
@@ -169,7 +166,7 @@ def test_tables_markers_aliases_thresholds_actions(book: Checked, snapshot: Any)
     assert resolve(book, "grid", at=["level=Elite"], dice=[1]).result == 4
     outcome = resolve(book, "follow", dice=[5, 6])
     assert unwrap(outcome.result) == "Trouble" and outcome.result.then == 3
-    assert text(outcome) == snapshot
+    assert trace_text(outcome) == snapshot
 
 
 def test_grid_in_two_blocks_and_provisional_cell(book: Checked) -> None:

@@ -200,34 +200,13 @@ def test_interactive_policy_reads_stdin_and_asks_again() -> None:
 
 def test_scripted_policy_needs_every_answer(tmp_path: Path) -> None:
     script = tmp_path / "answers.toml"
+    args = ("run", SW, "--scenario", "patrol", "--seed", "2", "--turns", "1")
     script.write_text('move_to = ["East China Sea"]\n')
-    result = run_cli(
-        "run",
-        SW,
-        "--scenario",
-        "patrol",
-        "--seed",
-        "2",
-        "--turns",
-        "1",
-        "--policy",
-        f"scripted:{script}",
-    )
+    result = run_cli(*args, "--policy", f"scripted:{script}")
     assert result.exit_code == 1
     assert "the script has no answer for decision 'bypass' [13.1]" in result.stderr
     script.write_text('move_to = ["Sea of Japen"]\n')
-    result = run_cli(
-        "run",
-        SW,
-        "--scenario",
-        "patrol",
-        "--seed",
-        "2",
-        "--turns",
-        "1",
-        "--policy",
-        f"scripted:{script}",
-    )
+    result = run_cli(*args, "--policy", f"scripted:{script}")
     assert result.exit_code == 1
     assert "'Sea of Japen' is not an option of decision 'move_to' [12.0]" in result.stderr
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tracing import find
 
 from rulekit.checker import Checked
 from rulekit.dice import ForcedDice, SeededDice
@@ -50,8 +51,7 @@ class Game:
         return sub
 
     def events(self, kind: str, **match: Any) -> list[Any]:
-        found = [e for e in self.interp.trace.events if e.event == kind]
-        return [e for e in found if all(getattr(e, k) == v for k, v in match.items())]
+        return find(self.interp.trace, kind, **match)
 
     def dice_left(self) -> int:
         source = self.interp.dice

@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tracing import rolls
 
 from rulekit.checker import Checked
 from rulekit.errors import RuleViolation
 from rulekit.session import Outcome, resolve
-from rulekit.trace import LookupEvent, NoteEvent, RollEvent, SetEvent
+from rulekit.trace import LookupEvent, NoteEvent, SetEvent
 from rulekit.values import to_json
 
 
@@ -36,10 +37,6 @@ def _values(book: Checked, table: str, roll: int | None, keys: dict[str, Any]) -
             value = keys[dim.name]
             values.append(value if isinstance(value, int) else book.vocab.read(value, dim.type))
     return values
-
-
-def rolls(outcome: Outcome) -> list[RollEvent]:
-    return [e for e in outcome.trace.events if isinstance(e, RollEvent)]
 
 
 def lookups(outcome: Outcome, table: str) -> list[LookupEvent]:

@@ -10,28 +10,13 @@ from typing import Any
 
 import pytest
 from conftest import EXAMPLES
+from tracing import events, one, trace_text
 
 from rulekit.checker import Checked
-from rulekit.session import Outcome, resolve
-from rulekit.trace import render_text
+from rulekit.session import resolve
 from rulekit.values import unwrap
 
 SPEARFISH = str(EXAMPLES / "silent_war" / "spearfish_14_15.toml")
-
-
-def events(outcome: Outcome, kind: str, **match: Any) -> list[Any]:
-    found = [e for e in outcome.trace.events if e.event == kind]
-    return [e for e in found if all(getattr(e, k) == v for k, v in match.items())]
-
-
-def one(outcome: Outcome, kind: str, **match: Any) -> Any:
-    found = events(outcome, kind, **match)
-    assert len(found) == 1, found
-    return found[0]
-
-
-def trace_text(outcome: Outcome) -> str:
-    return "\n".join(render_text(outcome.trace))
 
 
 # ---- Silent War [14.15] / [14.16]: Spearfish's two attacks ------------------------------
@@ -54,7 +39,7 @@ def test_spearfish_attacks_hit_on_one_or_less(silent_war: Checked, snapshot: Any
     assert targets[1].total == 2
     assert [t.value for t in targets[1].terms] == [1, 1]  # TDC 0 adds nothing
     assert differences[1].value == 1
-    to_hit = [e for e in events(outcome, "roll") if e.rule == "14.16 C"]
+    to_hit = events(outcome, "roll", rule="14.16 C")
     assert [r.total for r in to_hit] == [1, 1]
     assert [str(o) for o in outcome.result] == ["damaged", "damaged"]  # hits, then chart D
     assert trace_text(outcome) == snapshot
