@@ -15,7 +15,7 @@ from tracing import events, one, rolls, state, trace_text
 
 from rulekit.checker import Checked
 from rulekit.dice import ForcedDice
-from rulekit.errors import RuleViolation
+from rulekit.errors import InputError, RuleViolation
 from rulekit.inputs import ValueReader
 from rulekit.interpreter import Interpreter
 from rulekit.policy import DefaultPolicy
@@ -184,6 +184,27 @@ def test_convoy_card_and_warning_counter(gato: Checked, tmp_path: Path) -> None:
     assert str(values["convoy_contact"]) == "Merchant"
 
 
+def test_the_action_decision_offers_what_the_situation_allows(
+    gato: Checked, tmp_path: Path
+) -> None:
+    # [§Action Decision (with Contacts)] "Re-Attack the Convoy - If the previous Contact type
+    # was a Merchant, not a Naval ... you can re-attack the Convoy"; the Final Shot needs "one
+    # or more Ships" with "a Heavy Damage counter". A Naval contact and no damaged Ship leave
+    # only doing nothing and returning to the Contact Phase.
+    naval = write(tmp_path, 'convoy_contact = "Naval"\ncontact_counter = 1\n[sub]\n' + SALMON)
+    for refused in ("Re-Attack the Convoy", "Final Shot"):
+        with pytest.raises(InputError) as caught:
+            resolve(gato, "action_decision", given=naval, decide=[f"act={refused}"])
+        message = str(caught.value)
+        assert f"'{refused}' is not an option of decision 'act'" in message
+        assert "(options: Do Nothing, Return to the Contact Phase)" in message
+    merchant = write(tmp_path, "contact_counter = 1\n[sub]\n" + SALMON, "merchant.toml")
+    outcome = resolve(gato, "action_decision", given=merchant, decide=["act=Re-Attack the Convoy"])
+    assert str(outcome.result) == "Re-Attack the Convoy"
+    decision = one(outcome, "decision", name="act")
+    assert decision.options == ["Do Nothing", "Return to the Contact Phase", "Re-Attack the Convoy"]
+
+
 CONVOY_37 = "".join(
     f'[[display]]\nname = "{name}"\nrole = "{role}"\nrange = {distance}\n'
     for name, role, distance in [
@@ -225,8 +246,12 @@ def test_only_an_infiltrator_sets_up_nearer(gato: Checked, tmp_path: Path) -> No
     # "If the Submarine has an Infiltrator Special Ability, it can set up in a Medium-Range or
     # Short-Range Area."
     given = write(tmp_path, "[sub]\n" + SALMON)
-    with pytest.raises(RuleViolation):
+    with pytest.raises(InputError) as refused:
         resolve(gato, "tactical_set_up", given=given, at=["card=37"], decide=["zone=Short Range"])
+    assert "'Short Range' is not an option of decision 'zone' [§Tactical Set-Up]" in str(
+        refused.value
+    )
+    assert "(options: Long Range, Convoy Wake)" in str(refused.value)
     infiltrator = write(tmp_path, "[sub]\n" + SALMON.replace('"Cool"', '"Infiltrator"'))
     outcome = resolve(
         gato,

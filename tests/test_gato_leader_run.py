@@ -226,6 +226,16 @@ def test_the_campaign_runs_to_its_outcome(seed: int) -> None:
     assert data["final"]["subs_sunk"] >= 1  # both Campaigns lose a Submarine
 
 
+@pytest.mark.parametrize("seed", [1, 3, 4, 15])
+def test_a_random_player_is_offered_only_legal_choices(gato: Checked, seed: int) -> None:
+    # These seeds once picked what a rule then forbade: SO points not left, a Medium-Range
+    # set-up without Infiltrator, a No Transit move, a Final Shot with no Heavy Damage, a
+    # Special Attack box from a Port. Each choice now offers only what the rules allow.
+    result = new_game(gato, None, seed, "random").play()
+    assert result.ended is not None
+    assert any(level in result.ended for level in LEVELS)
+
+
 def test_when_the_turns_run_out_the_campaign_is_scored_as_it_stands(
     gato: Checked, tmp_path: Path
 ) -> None:
