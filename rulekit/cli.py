@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rulekit.checker import Checked, check, load
-from rulekit.errors import InputError, RulekitError, error
+from rulekit.errors import InputError, RulekitError, error, located_in
 from rulekit.inputs import find_target, parse_dice, split_assignments
 from rulekit.interpreter import DEFAULT_STEP_BUDGET
 from rulekit.loader import load_rulebook
@@ -48,11 +48,22 @@ def reports_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except RulekitError as exc:
-            err.print(Text(exc.render(getattr(exc, "sources", None))))
+            err.print(Text(exc.render(exc.sources)))
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
 
+
+json_flag = click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+given_file = click.option(
+    "--given", "given", metavar="FILE.toml", help="Inputs and state from a TOML file."
+)
+at_values = click.option(
+    "--at", "at", multiple=True, metavar="NAME=VALUE", help="An input or state value."
+)
+decide_answers = click.option(
+    "--decide", "decide", multiple=True, metavar="NAME=VALUE", help="Answer a decision."
+)
 
 option_switches = click.option(
     "--option",
@@ -76,7 +87,7 @@ def main() -> None:
 @main.command("check")
 @click.argument("rulebook")
 @option_switches
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_flag
 @reports_errors
 def check_cmd(rulebook: str, options: tuple[str, ...], as_json: bool) -> None:
     """Parse and validate a rulebook; count its provisional values."""
@@ -134,7 +145,7 @@ def check_cmd(rulebook: str, options: tuple[str, ...], as_json: bool) -> None:
 @main.command("tables")
 @click.argument("rulebook")
 @option_switches
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_flag
 @reports_errors
 def tables_cmd(rulebook: str, options: tuple[str, ...], as_json: bool) -> None:
     """List the tables: rule reference, dice, dimensions, provenance."""
@@ -182,7 +193,7 @@ def tables_cmd(rulebook: str, options: tuple[str, ...], as_json: bool) -> None:
 @click.argument("table")
 @click.option("--at", "at", multiple=True, metavar="DIM=VALUE", help="A key of the table.")
 @click.option("--roll", "roll", type=int, help="The (already modified) roll indexing the table.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_flag
 @reports_errors
 def lookup_cmd(
     rulebook: str,
@@ -307,11 +318,11 @@ def _read_key(checked: Checked, dim: Any, text: str, keys: list[str]) -> Any:
 @click.argument("rulebook")
 @option_switches
 @click.argument("procedure")
-@click.option("--given", "given", metavar="FILE.toml", help="Inputs and state from a TOML file.")
-@click.option("--at", "at", multiple=True, metavar="NAME=VALUE", help="An input or state value.")
+@given_file
+@at_values
 @click.option("--dice", "dice", metavar="N,N,...", help="Force the natural die results, in order.")
 @click.option("--seed", "seed", type=int, help="Seed for the dice (after any forced ones).")
-@click.option("--decide", "decide", multiple=True, metavar="NAME=VALUE", help="Answer a decision.")
+@decide_answers
 @click.option(
     "--max-steps",
     "max_steps",
@@ -320,7 +331,7 @@ def _read_key(checked: Checked, dim: Any, text: str, keys: list[str]) -> Any:
     show_default=True,
     help="Stop a procedure that runs longer than this.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_flag
 @reports_errors
 def resolve_cmd(
     rulebook: str,
@@ -336,7 +347,7 @@ def resolve_cmd(
 ) -> None:
     """Run one procedure (or a table with its own roll) and print its trace."""
     checked = load(rulebook, options)
-    try:
+    with located_in(checked.book.sources):
         outcome = run_resolve(
             checked,
             procedure,
@@ -347,9 +358,6 @@ def resolve_cmd(
             decide=decide,
             max_steps=max_steps,
         )
-    except RulekitError as exc:
-        exc.sources = checked.book.sources  # type: ignore[attr-defined]
-        raise
     target = outcome.target
     if as_json:
         _emit_json(
@@ -381,9 +389,9 @@ def resolve_cmd(
 @click.argument("rulebook")
 @option_switches
 @click.argument("procedure")
-@click.option("--given", "given", metavar="FILE.toml", help="Inputs and state from a TOML file.")
-@click.option("--at", "at", multiple=True, metavar="NAME=VALUE", help="An input or state value.")
-@click.option("--decide", "decide", multiple=True, metavar="NAME=VALUE", help="Answer a decision.")
+@given_file
+@at_values
+@decide_answers
 @click.option(
     "--of", "of", metavar="EXPR", help="Report this expression instead (result, inputs, state)."
 )
@@ -397,7 +405,7 @@ def resolve_cmd(
 )
 @click.option("--samples", "samples", type=int, help="Estimate from this many seeded runs instead.")
 @click.option("--seed", "seed", type=int, default=1, show_default=True, help="Seed for --samples.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_flag
 @reports_errors
 def prob_cmd(
     rulebook: str,
@@ -416,7 +424,7 @@ def prob_cmd(
     from rulekit.prob import ask, exact, sampled
 
     checked = load(rulebook, options)
-    try:
+    with located_in(checked.book.sources):
         question = ask(checked, procedure, given=given, at=at, decide=decide, of=of)
         if samples is not None:
             if samples < 1:
@@ -424,9 +432,6 @@ def prob_cmd(
             dist = sampled(checked, question, samples, seed)
         else:
             dist = exact(checked, question, max_paths)
-    except RulekitError as exc:
-        exc.sources = checked.book.sources  # type: ignore[attr-defined]
-        raise
     if as_json:
         _emit_json(dist.to_json())
         return
@@ -439,12 +444,12 @@ def prob_cmd(
 @option_switches
 @click.option("--probe", "probes", multiple=True, metavar="NAME", help="Also compare this.")
 @click.option("--given", "given", metavar="FILE.toml", help="Inputs and state for --probe.")
-@click.option("--at", "at", multiple=True, metavar="NAME=VALUE", help="An input or state value.")
+@at_values
 @click.option("--decide", "decide", multiple=True, metavar="NAME=VALUE", help="For --probe.")
 @click.option("--of", "of", metavar="EXPR", help="Compare this expression of each --probe.")
 @click.option("--structure-only", "structure_only", is_flag=True, help="No behaviour.")
 @click.option("--seed", "seed", type=int, default=1, show_default=True, help="For sampling.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_flag
 @reports_errors
 def diff_cmd(
     old: str,
@@ -472,11 +477,8 @@ def diff_cmd(
     wanted = [Probe(p, list(at), given, of, list(decide)) for p in probes]
     behaviour = Behaviour()
     if not structure_only:
-        try:
+        with located_in(after.book.sources):
             behaviour = compare_behaviour(before, after, changes, wanted, seed, list(at))
-        except RulekitError as exc:
-            exc.sources = after.book.sources  # type: ignore[attr-defined]
-            raise
     differs = bool(changes) or any(c.differs for c in behaviour.comparisons)
     if as_json:
         _emit_json(diff_json(before, after, changes, behaviour, differs))
@@ -535,7 +537,7 @@ def fmt_cmd(rulebook: str, check_only: bool) -> None:
 @click.option(
     "--explain", "explain", is_flag=True, help="Print every turn's rolls, rows and rules."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_flag
 @reports_errors
 def run_cmd(
     rulebook: str,
@@ -594,16 +596,14 @@ def run_cmd(
     holder["game"] = game
     sink = open(trace, "w", encoding="utf-8") if trace else None  # noqa: SIM115 - closed below
     try:
-        if sink is not None:
-            import json as _json
+        with located_in(checked.book.sources):
+            if sink is not None:
+                import json as _json
 
-            sink.write(_json.dumps(trace_header(game, rulebook, resume), sort_keys=True) + "\n")
-        result = game.play(turns, sink, explain_turn if explain and not as_json else None)
-        if sink is not None:
-            write_trace_footer(sink, result)
-    except RulekitError as exc:
-        exc.sources = checked.book.sources  # type: ignore[attr-defined]
-        raise
+                sink.write(_json.dumps(trace_header(game, rulebook, resume), sort_keys=True) + "\n")
+            result = game.play(turns, sink, explain_turn if explain and not as_json else None)
+            if sink is not None:
+                write_trace_footer(sink, result)
     finally:
         if sink is not None:
             sink.close()
@@ -620,7 +620,7 @@ def run_cmd(
 @main.command("replay")
 @click.argument("trace")
 @click.option("--rulebook", "rulebook", help="The rulebook, if not where the trace says.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_flag
 @reports_errors
 def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
     """Re-run a recorded game from its trace and confirm it ends in the same state."""
@@ -673,7 +673,7 @@ def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
 )
 @click.option("--policy", "policy", default="default", show_default=True, help="default or random.")
 @click.option("--turns", "turns", type=int, help="Stop each game after this many turns.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_flag
 @reports_errors
 def simulate_cmd(
     rulebook: str,

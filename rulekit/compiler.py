@@ -12,7 +12,6 @@ lists, tables, rolls) and rulekit.compile_stmts the statements of procedures.
 
 from __future__ import annotations
 
-import operator
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -21,6 +20,7 @@ from rulekit import compile_calls as calls
 from rulekit import nodes as n
 from rulekit.checker import Checked, placeholders
 from rulekit.reach import contains
+from rulekit.runtime import ARITH, ORDER
 from rulekit.tables import CompiledTable
 from rulekit.values import Entity, EnumValue, MarkerValue, normalize, plain, show, truth
 
@@ -410,7 +410,7 @@ def _binop(comp: Compiler, e: n.BinOp) -> Code:
     left, right = comp.expr(e.left), comp.expr(e.right)
     op, span = e.op, e.span
 
-    quick = _INT_OPS.get(op)
+    quick = ARITH.get(op)
 
     def run(i: Interpreter) -> Any:
         a, b = left(i), right(i)
@@ -483,7 +483,7 @@ def _compare(comp: Compiler, e: n.Compare) -> Code:
             return i._eq(a, b) is same
 
         return eq
-    quick = _ORDER.get(op)
+    quick = ORDER.get(op)
     if quick is None:  # not an operator the grammar has: the walker's error
         return lambda i: i._order(op, left(i), right(i), span)
     if fixed and type(k) is int:
@@ -526,19 +526,6 @@ def _slot(comp: Compiler, e: Slot) -> Code:
     index = e.index
     return lambda i: i.given[index]
 
-
-_INT_OPS: dict[str, Callable[[int, int], int]] = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-}
-
-_ORDER: dict[str, Callable[[int, int], bool]] = {
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
 
 _BUILD: dict[type, Callable[[Compiler, Any], Code]] = {
     Slot: _slot,

@@ -8,7 +8,8 @@ expected, and a suggestion where one exists. Nothing here knows about lark.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from attrs import define, field, frozen
@@ -117,10 +118,21 @@ class RulekitError(Exception):
 
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
         self.diagnostics = diagnostics
+        self.sources: Sources | None = None  # the rulebook's files, to quote its lines
         super().__init__("\n".join(d.message for d in diagnostics))
 
     def render(self, sources: Sources | None = None) -> str:
         return "\n".join(format_diagnostic(d, sources) for d in self.diagnostics)
+
+
+@contextmanager
+def located_in(sources: Sources) -> Iterator[None]:
+    """Errors raised inside quote the rulebook lines they point at from ``sources``."""
+    try:
+        yield
+    except RulekitError as exc:
+        exc.sources = sources
+        raise
 
 
 class SyntaxProblem(RulekitError):

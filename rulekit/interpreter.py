@@ -10,9 +10,8 @@ dice, policy, trace, game state) and the slower, rarer paths the closures fall b
 
 from __future__ import annotations
 
-import operator
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, Protocol
@@ -23,7 +22,16 @@ from rulekit.compiler import Compiler, compiler_for
 from rulekit.dice import DiceSource, SeededDice
 from rulekit.errors import RuleRuntimeError, StepBudgetExceeded, error
 from rulekit.policy import DefaultPolicy, Policy
-from rulekit.runtime import MAX_NESTING, Frame, GameState, Memo, clamp_track, default_for
+from rulekit.runtime import (
+    ARITH,
+    MAX_NESTING,
+    ORDER,
+    Frame,
+    GameState,
+    Memo,
+    clamp_track,
+    default_for,
+)
 from rulekit.trace import NoteEvent, SetEvent, Trace
 from rulekit.values import (
     Entity,
@@ -41,18 +49,6 @@ from rulekit.values import (
 
 DEFAULT_STEP_BUDGET = 200_000
 PYTHON_RECURSION_LIMIT = 12_000  # room for MAX_NESTING calls
-
-_ARITH: dict[str, Callable[[Any, Any], Any]] = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-}
-_ORDER: dict[str, Callable[[Any, Any], Any]] = {
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
 
 
 class DefaultMemo(Protocol):
@@ -321,7 +317,7 @@ class Interpreter:
             if b == 0:
                 raise self.fail("division by zero", span)
             return normalize(Fraction(a) / Fraction(b))
-        return normalize(_ARITH[op](a, b))
+        return normalize(ARITH[op](a, b))
 
     def _eq(self, left: Any, right: Any) -> bool:
         a, b = unwrap(left), unwrap(right)
@@ -352,7 +348,7 @@ class Interpreter:
         ok = all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v in (a, b))
         if not ok:
             raise self.fail(f"cannot compare {show(a)} and {show(b)}", span)
-        return bool(_ORDER[op](a, b))
+        return bool(ORDER[op](a, b))
 
     def _record_change(self, target: str, old: Any, new: Any) -> None:
         """A state change in the trace; a list change as what was added and removed."""

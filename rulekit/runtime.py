@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import Any
 
 from attrs import define, field
@@ -9,6 +11,19 @@ from attrs import define, field
 from rulekit import nodes as n
 from rulekit import types as t
 from rulekit.values import Entity
+
+# The operators of the language's arithmetic and order comparisons, by their symbol.
+ARITH: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+}
+ORDER: dict[str, Callable[[Any, Any], bool]] = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
 
 
 @define
