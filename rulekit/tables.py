@@ -61,6 +61,11 @@ class Node:
     # What an int found among ranges or thresholds, found once: tables never change.
     _ints: dict[tuple[int, bool], tuple[Key, Node | Cell] | None] = field(factory=dict, init=False)
 
+    def forget(self) -> None:
+        """Drop what look-ups remembered: the entries have changed (a variant's patch)."""
+        self._exact = None
+        self._ints.clear()
+
     def find(self, value: Any, threshold: bool) -> tuple[Key, Node | Cell] | None:
         v = unwrap(value)
         if type(v) is int:
@@ -502,6 +507,7 @@ class TableReader:
             entry = self._entry(node, depth, text, change.span)
             if depth == len(self.dims) - 1:  # a single cell
                 node.entries[entry] = (node.entries[entry][0], self._new_cell(change.cells[0]))
+                node.forget()
                 return
             child = node.entries[entry][1]
             assert isinstance(child, Node)
@@ -517,6 +523,7 @@ class TableReader:
             (key, self._new_cell(item))
             for (key, _), item in zip(node.entries, change.cells, strict=True)
         ]
+        node.forget()
 
     def _entry(self, node: Node, depth: int, text: str, span: n.Span) -> int:
         for i, (key, _) in enumerate(node.entries):

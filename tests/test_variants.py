@@ -18,6 +18,7 @@ from rulekit.diff import compare
 from rulekit.errors import RulebookInvalid
 from rulekit.interpreter import Interpreter
 from rulekit.prob import ask, exact
+from rulekit.tables import Cell, Key, Node
 from rulekit.values import show
 
 SW = str(RULEBOOKS / "silent_war")
@@ -371,3 +372,13 @@ def test_check_lists_options() -> None:
 def test_prob_with_an_option_and_a_variant(sw11: Checked) -> None:
     one = exact(sw11, ask(sw11, "posture_levels"))
     assert [show(o.value) for o in one.outcomes] == ["standard"]
+
+
+def test_a_patched_table_node_forgets_what_it_found() -> None:
+    # Look-ups remember what an int found; a variant's patch changes the entries afterwards.
+    low, high = Key("1-3", "range", low=1, high=3), Key("4-6", "range", low=4, high=6)
+    node = Node(0, [(low, Cell("A", "A")), (high, Cell("B", "B"))])
+    assert node.find(2, False) == (low, Cell("A", "A"))
+    node.entries[0] = (low, Cell("C", "C"))
+    node.forget()
+    assert node.find(2, False) == (low, Cell("C", "C"))
