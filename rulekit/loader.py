@@ -10,6 +10,7 @@ from typing import TypeVar
 from attrs import define, field
 
 from rulekit import nodes as n
+from rulekit.cache import cached_parse
 from rulekit.errors import (
     Diagnostic,
     InputError,
@@ -194,7 +195,7 @@ class _Loader:
         shown = self._rel(path)
         text = path.read_text(encoding="utf-8")
         self.sources.add(shown, text)
-        return parse(text, shown)
+        return cached_parse(text, shown, parse)
 
     def _variant(
         self, path: Path, module: n.Module, header: n.VariantHeader, stack: tuple[Path, ...]

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -13,6 +17,11 @@ from click.testing import CliRunner, Result
 
 from rulekit.checker import Checked, load
 from rulekit.cli import main
+
+# Parsed files are cached on disk (rulekit.cache); the tests keep theirs apart from the user's.
+if "RULEKIT_CACHE" not in os.environ:
+    os.environ["RULEKIT_CACHE"] = tempfile.mkdtemp(prefix="rulekit-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["RULEKIT_CACHE"], ignore_errors=True)
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = ROOT / "rulebooks"
