@@ -19,14 +19,17 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import random
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from rich.console import Console
@@ -214,8 +217,31 @@ def bench_interpreter(rows: list[tuple[str, str]], quick: bool) -> None:
     rows.append(("  the combat_round call alone", f"{call * 1e3:.2f} ms"))
     for path in sorted((ROOT / "rulebooks").iterdir()):
         if (path / "rulebook.rk").exists():
-            t = timed(lambda p=path: load_and_check(p), 1 if quick else 3)
-            rows.append((f"load + check {path.name}", f"{min(t):.2f} s"))
+            with parse_cache("off"):
+                cold = timed(lambda p=path: load_and_check(p), 1 if quick else 3)
+            with tempfile.TemporaryDirectory() as folder, parse_cache(folder):
+                load_and_check(path)  # fills the cache
+                warm = timed(lambda p=path: load_and_check(p), 1 if quick else 3)
+            rows.append(
+                (
+                    f"load + check {path.name}, parsing / from the cache",
+                    f"{min(cold):.2f} s / {min(warm):.2f} s",
+                )
+            )
+
+
+@contextmanager
+def parse_cache(setting: str) -> Iterator[None]:
+    """RULEKIT_CACHE set to ``setting`` for a while (rulekit.cache reads it at each parse)."""
+    before = os.environ.get("RULEKIT_CACHE")
+    os.environ["RULEKIT_CACHE"] = setting
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["RULEKIT_CACHE"]
+        else:
+            os.environ["RULEKIT_CACHE"] = before
 
 
 def bench_runs(rows: list[tuple[str, str]], quick: bool) -> None:
