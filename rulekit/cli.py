@@ -598,9 +598,7 @@ def run_cmd(
     try:
         with located_in(checked.book.sources):
             if sink is not None:
-                import json as _json
-
-                sink.write(_json.dumps(trace_header(game, rulebook, resume), sort_keys=True) + "\n")
+                sink.write(json.dumps(trace_header(game, rulebook, resume), sort_keys=True) + "\n")
             result = game.play(turns, sink, explain_turn if explain and not as_json else None)
             if sink is not None:
                 write_trace_footer(sink, result)

@@ -58,7 +58,7 @@ class Node:
     dim: int
     entries: list[tuple[Key, Node | Cell]] = field(factory=list)
     _exact: dict[Any, tuple[Key, Node | Cell]] | None = field(default=None, init=False)
-    # What an int found among ranges or thresholds, found once: tables never change.
+    # What an int found among ranges or thresholds, found once (a patch calls forget()).
     _ints: dict[tuple[int, bool], tuple[Key, Node | Cell] | None] = field(factory=dict, init=False)
 
     def forget(self) -> None:

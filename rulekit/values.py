@@ -18,7 +18,7 @@ class EnumValue:
     printed: str = ""
 
     def __eq__(self, other: object) -> bool:
-        if type(other) is EnumValue or isinstance(other, EnumValue):
+        if isinstance(other, EnumValue):
             return self.enum == other.enum and self.member == other.member
         return NotImplemented
 
