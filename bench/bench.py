@@ -41,15 +41,15 @@ sys.path.insert(0, str(ROOT / "tests"))  # the printed tables the reference read
 
 from printed import IMPROVEMENT  # noqa: E402
 
-from rulekit.checker import Checked, check  # noqa: E402
-from rulekit.dice import SeededDice  # noqa: E402
-from rulekit.inputs import find_target  # noqa: E402
-from rulekit.interpreter import Interpreter  # noqa: E402
-from rulekit.loader import load_rulebook  # noqa: E402
-from rulekit.policy import DefaultPolicy  # noqa: E402
-from rulekit.runner import new_game  # noqa: E402
-from rulekit.session import bind_inputs, resolve  # noqa: E402
-from rulekit.simulate import simulate  # noqa: E402
+from rulekit.book.checker import Checked, check  # noqa: E402
+from rulekit.book.inputs import find_target  # noqa: E402
+from rulekit.book.loader import load_rulebook  # noqa: E402
+from rulekit.engine.dice import SeededDice  # noqa: E402
+from rulekit.engine.interpreter import Interpreter  # noqa: E402
+from rulekit.engine.policy import DefaultPolicy  # noqa: E402
+from rulekit.engine.session import bind_inputs, resolve  # noqa: E402
+from rulekit.play.runner import new_game  # noqa: E402
+from rulekit.play.simulate import simulate  # noqa: E402
 
 SW = ROOT / "rulebooks" / "silent_war"
 SPEARFISH = ROOT / "examples" / "silent_war" / "spearfish_14_15.toml"
@@ -152,7 +152,7 @@ def peak_memory(book: Checked) -> float:
 
 def default_run() -> None:
     subprocess.run(
-        [sys.executable, "-m", "rulekit.cli", "run", str(SW), "--seed", "1"],
+        [sys.executable, "-m", "rulekit.cli.main", "run", str(SW), "--seed", "1"],
         check=True,
         capture_output=True,
     )
@@ -165,8 +165,8 @@ def bench_prob(rows: list[tuple[str, str]], quick: bool) -> None:
     from fractions import Fraction
     from itertools import product
 
-    from rulekit.checker import load
-    from rulekit.prob import ask, exact
+    from rulekit.analysis.prob import ask, exact
+    from rulekit.book.checker import load
 
     sub = load(str(ROOT / "rulebooks" / "steel_wolves_like"))
     start = time.perf_counter()
@@ -232,7 +232,7 @@ def bench_interpreter(rows: list[tuple[str, str]], quick: bool) -> None:
 
 @contextmanager
 def parse_cache(setting: str) -> Iterator[None]:
-    """RULEKIT_CACHE set to ``setting`` for a while (rulekit.cache reads it at each parse)."""
+    """RULEKIT_CACHE set to ``setting`` for a while (the parse cache reads it each time)."""
     before = os.environ.get("RULEKIT_CACHE")
     os.environ["RULEKIT_CACHE"] = setting
     try:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from attrs import define, field, frozen
 
-from rulekit.nodes import NO_SPAN, RuleRef, Span
+from rulekit.language.nodes import NO_SPAN, RuleRef, Span
 
 
 @frozen

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from rulekit.checker import Checked, load
-from rulekit.cli import main
+from rulekit.book.checker import Checked, load
+from rulekit.cli.main import main
 
-# Parsed files are cached on disk (rulekit.cache); the tests keep theirs apart from the user's.
+# Parsed files are cached on disk (language.cache); the tests keep theirs apart from the user's.
 if "RULEKIT_CACHE" not in os.environ:
     os.environ["RULEKIT_CACHE"] = tempfile.mkdtemp(prefix="rulekit-test-cache-")
     atexit.register(shutil.rmtree, os.environ["RULEKIT_CACHE"], ignore_errors=True)

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from tracing import events, one, state, trace_text
 
-from rulekit.checker import Checked
+from rulekit.book.checker import Checked
+from rulekit.engine.session import Outcome, resolve
+from rulekit.engine.values import Entity, unwrap
 from rulekit.errors import RuleViolation
-from rulekit.session import Outcome, resolve
-from rulekit.values import Entity, unwrap
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "attack_sub"

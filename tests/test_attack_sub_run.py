@@ -17,13 +17,13 @@ import pytest
 from conftest import RULEBOOKS, run_cli
 from tracing import find
 
-from rulekit.checker import Checked
-from rulekit.dice import ForcedDice
-from rulekit.interpreter import Interpreter
-from rulekit.policy import DefaultPolicy
-from rulekit.runner import Game, new_game
-from rulekit.scenario import apply_scenario, find_scenario, load_scenario
-from rulekit.values import unwrap
+from rulekit.book.checker import Checked
+from rulekit.engine.dice import ForcedDice
+from rulekit.engine.interpreter import Interpreter
+from rulekit.engine.policy import DefaultPolicy
+from rulekit.engine.values import unwrap
+from rulekit.play.runner import Game, new_game
+from rulekit.play.scenario import apply_scenario, find_scenario, load_scenario
 
 BOOK = RULEBOOKS / "attack_sub"
 DECK = list(range(1, 45))  # the provisional deck

@@ -9,10 +9,10 @@ from types import ModuleType
 
 from conftest import ROOT
 
-from rulekit.checker import Checked
-from rulekit.dice import ForcedDice
-from rulekit.interpreter import Interpreter
-from rulekit.policy import DefaultPolicy
+from rulekit.book.checker import Checked
+from rulekit.engine.dice import ForcedDice
+from rulekit.engine.interpreter import Interpreter
+from rulekit.engine.policy import DefaultPolicy
 
 
 def _bench() -> ModuleType:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from rulekit import cache
-from rulekit import nodes as n
-from rulekit.parser import parse
+from rulekit.language import cache
+from rulekit.language import nodes as n
+from rulekit.language.parser import parse
 
 TEXT = 'const tons = 3 [2.5] "Tons"\n'
 

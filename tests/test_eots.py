@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from tracing import events, one, state, trace_text
 
-from rulekit.checker import Checked
+from rulekit.book.checker import Checked
+from rulekit.engine.session import Outcome, resolve
+from rulekit.engine.values import unwrap
 from rulekit.errors import RuleViolation
-from rulekit.session import Outcome, resolve
-from rulekit.values import unwrap
 
 ROOT = Path(__file__).resolve().parent.parent
 TWO_BASES = str(ROOT / "examples" / "eots_submarine_warfare" / "two_sub_bases_1944.toml")

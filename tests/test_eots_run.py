@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from conftest import RULEBOOKS, run_cli
 
-from rulekit.checker import Checked
-from rulekit.dice import ForcedDice
-from rulekit.interpreter import Interpreter
-from rulekit.policy import DefaultPolicy
-from rulekit.runner import Game
-from rulekit.scenario import apply_scenario, find_scenario, load_scenario
+from rulekit.book.checker import Checked
+from rulekit.engine.dice import ForcedDice
+from rulekit.engine.interpreter import Interpreter
+from rulekit.engine.policy import DefaultPolicy
+from rulekit.play.runner import Game
+from rulekit.play.scenario import apply_scenario, find_scenario, load_scenario
 
 BOOK = RULEBOOKS / "eots_submarine_warfare"
 SCENARIOS = BOOK / "scenarios"

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import cell_text, expressions
 
-from rulekit import fmt
 from rulekit.errors import SyntaxProblem
-from rulekit.fmt import FormatterBug, format_rulebook, format_text
-from rulekit.parser import parse
+from rulekit.language import fmt
+from rulekit.language.fmt import FormatterBug, format_rulebook, format_text
+from rulekit.language.parser import parse
 
 BUNDLED = sorted(RULEBOOKS.glob("*/**/*.rk"))
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -13,15 +13,15 @@ import pytest
 from conftest import EXAMPLES
 from tracing import events, one, rolls, state, trace_text
 
-from rulekit.checker import Checked
-from rulekit.dice import ForcedDice
+from rulekit.book.checker import Checked
+from rulekit.book.inputs import ValueReader
+from rulekit.engine.dice import ForcedDice
+from rulekit.engine.interpreter import Interpreter
+from rulekit.engine.policy import DefaultPolicy
+from rulekit.engine.session import Outcome, resolve
+from rulekit.engine.trace import render_text
+from rulekit.engine.values import unwrap
 from rulekit.errors import InputError, RuleViolation
-from rulekit.inputs import ValueReader
-from rulekit.interpreter import Interpreter
-from rulekit.policy import DefaultPolicy
-from rulekit.session import Outcome, resolve
-from rulekit.trace import render_text
-from rulekit.values import unwrap
 
 GATO = EXAMPLES / "gato_leader"
 
@@ -1300,7 +1300,7 @@ PRINTED_SEQUENCE = [
 
 
 def test_sequence_of_play_follows_the_printed_order(gato: Checked) -> None:
-    from rulekit import nodes as n
+    from rulekit.language import nodes as n
 
     found: list[tuple[str, str]] = []
 
@@ -1325,7 +1325,7 @@ def test_a_turn_with_the_squadron_in_port(gato: Checked, snapshot: Any) -> None:
     # Recovery in Port, Port Restock.
     interp = Interpreter(gato, ForcedDice([]), DefaultPolicy())
     reader = ValueReader(gato, interp.eval, "test")
-    from rulekit import types as t
+    from rulekit.book import types as t
 
     salmon = reader.read(
         {

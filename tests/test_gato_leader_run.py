@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from conftest import RULEBOOKS, run_cli
 
-from rulekit.checker import Checked
-from rulekit.dice import ForcedDice
-from rulekit.runner import Game, new_game
+from rulekit.book.checker import Checked
+from rulekit.engine.dice import ForcedDice
+from rulekit.play.runner import Game, new_game
 
 GATO = str(RULEBOOKS / "gato_leader")
 SCENARIO = RULEBOOKS / "gato_leader" / "scenarios" / "holding_the_line.toml"

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from tracing import one
 
-from rulekit.checker import Checked
-from rulekit.session import resolve
-from rulekit.values import unwrap
+from rulekit.book.checker import Checked
+from rulekit.engine.session import resolve
+from rulekit.engine.values import unwrap
 
 
 def cell(gato: Checked, name: str, *keys: Any) -> Any:
@@ -67,7 +67,7 @@ def test_lag_drift_table(gato: Checked, slower: int, areas: int) -> None:
 
 
 def test_lag_drift_has_no_line_past_3(gato: Checked) -> None:
-    from rulekit.tables import LookupMiss
+    from rulekit.book.tables import LookupMiss
 
     with pytest.raises(LookupMiss):
         cell(gato, "lag_drift", 4)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit.checker import Checked
-from rulekit.session import resolve
+from rulekit.book.checker import Checked
+from rulekit.engine.session import resolve
 
 # The printed chart, column by column: the die rolls giving each result line
 # (premature / all miss / one runs / half run / all run), N/A = cannot happen.

@@ -9,15 +9,15 @@ from typing import Any
 import pytest
 from tracing import trace_text
 
-from rulekit.checker import Checked, load
-from rulekit.dice import ForcedDice, SeededDice
+from rulekit.book.checker import Checked, load
+from rulekit.engine.dice import ForcedDice, SeededDice
+from rulekit.engine.interpreter import Interpreter
+from rulekit.engine.policy import ScriptedPolicy
+from rulekit.engine.session import resolve
+from rulekit.engine.trace import render_text
+from rulekit.engine.values import Entity, unwrap
 from rulekit.errors import RuleViolation
-from rulekit.interpreter import Interpreter
-from rulekit.parser import build_parser
-from rulekit.policy import ScriptedPolicy
-from rulekit.session import resolve
-from rulekit.trace import render_text
-from rulekit.values import Entity, unwrap
+from rulekit.language.parser import build_parser
 
 GOLDEN = Path(__file__).parent / "golden" / "language"
 
@@ -133,7 +133,7 @@ def test_state_writes_tracks_clamp_and_exact_arithmetic(
 
 def test_fraction_rounding(book: Checked) -> None:
     interp = Interpreter(book)
-    from rulekit.builtins import round_value
+    from rulekit.engine.builtins import round_value
 
     assert round_value(Fraction(7, 2), "up") == 4
     assert round_value(Fraction(7, 2), "down") == 3
@@ -249,7 +249,7 @@ def test_provisional_state_is_counted_and_reported_until_changed(tmp_path: Path)
     assert any(p.what == "state guess" for p in book.provisional)
     interp = Interpreter(book)
     assert interp.trace.provisional_used == []  # setting up the state reads nothing
-    from rulekit import nodes as n
+    from rulekit.language import nodes as n
 
     assert interp.eval(n.Name("guess")) == 4
     assert interp.trace.provisional_used == ["state guess [2.10]"]

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES, RULEBOOKS, cli_json, run_cli
 
-from rulekit.checker import Checked, load
-from rulekit.prob import _multisets, ask, exact, sampled
+from rulekit.analysis.prob import _multisets, ask, exact, sampled
+from rulekit.book.checker import Checked, load
 
 SW = str(RULEBOOKS / "silent_war")
 SUB = str(RULEBOOKS / "steel_wolves_like")

@@ -10,9 +10,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulekit.checker import Checked, check
-from rulekit.loader import load_rulebook
-from rulekit.session import resolve
+from rulekit.book.checker import Checked, check
+from rulekit.book.loader import load_rulebook
+from rulekit.engine.session import resolve
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from conftest import ROOT, RULEBOOKS, run_cli
 
-from rulekit.checker import Checked
+from rulekit.book.checker import Checked
 from rulekit.errors import InputError
-from rulekit.runner import new_game, replay, resume_game, trace_header, write_trace_footer
-from rulekit.saves import SAVE_FORMAT, state_hash
-from rulekit.simulate import simulate
+from rulekit.play.runner import new_game, replay, resume_game, trace_header, write_trace_footer
+from rulekit.play.saves import SAVE_FORMAT, state_hash
+from rulekit.play.simulate import simulate
 
 SW = str(RULEBOOKS / "silent_war")
 
@@ -70,7 +70,7 @@ def test_same_seed_same_trace_across_processes(tmp_path: Path) -> None:
             [
                 sys.executable,
                 "-m",
-                "rulekit.cli",
+                "rulekit.cli.main",
                 "run",
                 SW,
                 "--scenario",
@@ -172,7 +172,7 @@ def test_replay_of_a_resumed_game(silent_war: Checked, tmp_path: Path) -> None:
 def test_interactive_policy_reads_stdin_and_asks_again() -> None:
     from click.testing import CliRunner
 
-    from rulekit.cli import main
+    from rulekit.cli.main import main
 
     # the patrol's first decision is "move_to": answer nonsense, then a number
     answers = "not an option\n1\n" + "\n" * 400
@@ -279,7 +279,7 @@ def test_the_runner_has_no_game_specific_code() -> None:
         r"submarine|silent|torpedo|war_period|ultra|convoy|gato|escort|ships_sunk", re.I
     )
     for module in ("runner.py", "scenario.py", "saves.py", "simulate.py"):
-        text = (ROOT / "rulekit" / module).read_text()
+        text = (ROOT / "rulekit" / "play" / module).read_text()
         assert not words.search(text), (module, words.search(text))
 
 

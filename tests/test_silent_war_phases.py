@@ -7,9 +7,9 @@ from typing import Any
 
 from test_silent_war_rules import Game
 
-from rulekit.checker import Checked
-from rulekit.scenario import apply_scenario, find_scenario, load_scenario
-from rulekit.trace import render_text
+from rulekit.book.checker import Checked
+from rulekit.engine.trace import render_text
+from rulekit.play.scenario import apply_scenario, find_scenario, load_scenario
 
 
 def campaign(book: Checked, dice: list[int], **answers: Any) -> Game:

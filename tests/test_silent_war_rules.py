@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from tracing import find
 
-from rulekit.checker import Checked
-from rulekit.dice import ForcedDice, SeededDice
+from rulekit.book.checker import Checked
+from rulekit.engine.dice import ForcedDice, SeededDice
+from rulekit.engine.interpreter import Interpreter
+from rulekit.engine.policy import DecisionRequest, ScriptedPolicy
+from rulekit.engine.values import Entity
 from rulekit.errors import InputError, RuleViolation
-from rulekit.interpreter import Interpreter
-from rulekit.policy import DecisionRequest, ScriptedPolicy
-from rulekit.values import Entity
 
 
 class Game:
@@ -665,7 +665,7 @@ def test_wolfpacks_only_from_october_1943_24_1(silent_war: Checked) -> None:
 
 
 def test_unknown_area_in_a_given_file(silent_war: Checked, tmp_path: Any) -> None:
-    from rulekit.session import resolve
+    from rulekit.engine.session import resolve
 
     given = tmp_path / "bad.toml"
     given.write_text(

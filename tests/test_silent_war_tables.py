@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from printed import IMPROVEMENT
 
-from rulekit.checker import Checked
-from rulekit.session import resolve
-from rulekit.values import to_json
+from rulekit.book.checker import Checked
+from rulekit.engine.session import resolve
+from rulekit.engine.values import to_json
 
 # ULTRA TABLE [7.1], as printed: War Period x die roll 0-9.
 ULTRA = {

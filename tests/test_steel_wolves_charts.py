@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from tracing import rolls
 
-from rulekit.checker import Checked
+from rulekit.book.checker import Checked
+from rulekit.engine.session import Outcome, resolve
+from rulekit.engine.trace import LookupEvent, NoteEvent, SetEvent
+from rulekit.engine.values import to_json
 from rulekit.errors import RuleViolation
-from rulekit.session import Outcome, resolve
-from rulekit.trace import LookupEvent, NoteEvent, SetEvent
-from rulekit.values import to_json
 
 
 def cell(book: Checked, table: str, roll: int | None = None, **keys: Any) -> Any:

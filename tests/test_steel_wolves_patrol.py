@@ -18,14 +18,14 @@ from typing import Any
 import pytest
 from conftest import RULEBOOKS, run_cli
 
-from rulekit.checker import Checked
-from rulekit.dice import ForcedDice
-from rulekit.interpreter import Interpreter
-from rulekit.policy import ScriptedPolicy
-from rulekit.runner import new_game
-from rulekit.scenario import apply_scenario, find_scenario, load_scenario
-from rulekit.trace import DecisionEvent, LookupEvent, NoteEvent, RollEvent
-from rulekit.values import to_json
+from rulekit.book.checker import Checked
+from rulekit.engine.dice import ForcedDice
+from rulekit.engine.interpreter import Interpreter
+from rulekit.engine.policy import ScriptedPolicy
+from rulekit.engine.trace import DecisionEvent, LookupEvent, NoteEvent, RollEvent
+from rulekit.engine.values import to_json
+from rulekit.play.runner import new_game
+from rulekit.play.scenario import apply_scenario, find_scenario, load_scenario
 
 BOOK = str(RULEBOOKS / "steel_wolves_like")
 ENDINGS = (

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from rulekit.checker import Checked
+from rulekit.book.checker import Checked
 
 # table name -> roll -> (tonnage, type, name) as printed.
 FREIGHTERS: dict[str, dict[int, tuple[int, str, str]]] = {

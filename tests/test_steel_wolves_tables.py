@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from rulekit.checker import Checked
-from rulekit.session import resolve
+from rulekit.book.checker import Checked
+from rulekit.engine.session import resolve
 
 # [E4] Sub Damage Chart, as printed (Roll 1d6+1d6).
 E4 = {

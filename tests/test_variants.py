@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 from conftest import RULEBOOKS, run_cli
 
-from rulekit.checker import Checked, load
-from rulekit.dice import ForcedDice
-from rulekit.diff import compare
+from rulekit.analysis.diff import compare
+from rulekit.analysis.prob import ask, exact
+from rulekit.book.checker import Checked, load
+from rulekit.book.tables import Cell, Key, Node
+from rulekit.engine.dice import ForcedDice
+from rulekit.engine.interpreter import Interpreter
+from rulekit.engine.values import show
 from rulekit.errors import RulebookInvalid
-from rulekit.interpreter import Interpreter
-from rulekit.prob import ask, exact
-from rulekit.tables import Cell, Key, Node
-from rulekit.values import show
 
 SW = str(RULEBOOKS / "silent_war")
 
@@ -326,7 +326,7 @@ def test_probe_with_a_situation(base: Path) -> None:
 
 
 def test_sampled_comparison_has_intervals(base: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import rulekit.behaviour as behaviour
+    import rulekit.analysis.behaviour as behaviour
 
     monkeypatch.setattr(behaviour, "MAX_PATHS", 5)
     monkeypatch.setattr(behaviour, "SAMPLES", 400)

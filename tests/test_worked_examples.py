@@ -12,9 +12,9 @@ import pytest
 from conftest import EXAMPLES
 from tracing import events, one, trace_text
 
-from rulekit.checker import Checked
-from rulekit.session import resolve
-from rulekit.values import unwrap
+from rulekit.book.checker import Checked
+from rulekit.engine.session import resolve
+from rulekit.engine.values import unwrap
 
 SPEARFISH = str(EXAMPLES / "silent_war" / "spearfish_14_15.toml")
 

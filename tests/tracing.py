@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit.session import Outcome
-from rulekit.trace import Trace, render_text
+from rulekit.engine.session import Outcome
+from rulekit.engine.trace import Trace, render_text
 
 
 def find(trace: Trace, kind: str, **match: Any) -> list[Any]:

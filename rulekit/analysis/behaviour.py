@@ -1,0 +1,250 @@
+"""Behavioural differences: outcome distributions of the same question before and after.
+
+Compared automatically: every changed table with its own roll, for each row of its other
+dimensions; every procedure that changed or reads something that changed, when it can be
+run without a situation (its inputs are all enums or yes/no), for each combination of
+inputs. Asked for: ``--probe NAME`` with ``--given``/``--at``/``--of``. Each is worked out
+exactly with :mod:`rulekit.analysis.prob`; beyond the path budget, by seeded sampling with 95%
+confidence intervals.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from itertools import islice, product
+from typing import Any
+
+import attrs
+from attrs import define, field
+
+from rulekit.analysis.diff import Change, switched_consts
+from rulekit.analysis.prob import Distribution, TooManyPaths, ask, exact, sampled
+from rulekit.book import types as t
+from rulekit.book.checker import Checked
+from rulekit.engine.values import show
+from rulekit.errors import RulekitError
+from rulekit.language import nodes as n
+
+MAX_INPUTS = 48  # input combinations compared per table or procedure
+MAX_PATHS = 5_000  # beyond this, sample
+SAMPLES = 2_000
+
+
+@define
+class Probe:
+    """A question to put to both rulebooks: a target and its inputs."""
+
+    name: str
+    at: list[str] = field(factory=list)
+    given: str | None = None
+    of: str | None = None
+    decide: list[str] = field(factory=list)
+
+    @property
+    def label(self) -> str:
+        parts = [self.name, *self.at]
+        if self.given:
+            parts.append(f"--given {self.given}")
+        if self.of:
+            parts.append(f"--of {self.of!r}")
+        return " ".join(parts)
+
+
+@define
+class Row:
+    """One result's probability before and after (None: not a result there); ``ci`` is the
+    half width of a 95% interval for the difference when sampled."""
+
+    value: str
+    old: Fraction | None
+    new: Fraction | None
+    ci: float | None = None
+
+    @property
+    def differs(self) -> bool:
+        shift = abs(float((self.new or 0) - (self.old or 0)))
+        return shift > (self.ci or 0) if self.ci is not None else self.old != self.new
+
+
+@define
+class Comparison:
+    """The distributions of one probe in both rulebooks."""
+
+    probe: Probe
+    exact: bool
+    rows: list[Row]
+    mean_old: Fraction | None = None
+    mean_new: Fraction | None = None
+    mean_ci: float | None = None  # half width of a 95% interval for the shift, when sampled
+    note: str = ""
+    provisional: str = ""  # which side used values the rules do not print
+
+    @property
+    def differs(self) -> bool:
+        return bool(self.note) or any(r.differs for r in self.rows)
+
+
+@define
+class Behaviour:
+    """What was compared, and what could not be."""
+
+    comparisons: list[Comparison] = field(factory=list)
+    skipped: list[str] = field(factory=list)
+
+
+def compare_behaviour(
+    old: Checked,
+    new: Checked,
+    changes: list[Change],
+    probes: list[Probe],
+    seed: int = 1,
+    state: list[str] | None = None,
+) -> Behaviour:
+    """Compare the probes, or else what changed, with ``state`` (NAME=VALUE) set first."""
+    out = Behaviour()
+    wanted = list(probes) or [
+        attrs.evolve(p, at=[*(state or []), *p.at])
+        for p in _automatic(old, new, changes, out.skipped)
+    ]
+    for probe in wanted:
+        comparison = _compare(old, new, probe, seed)
+        if comparison is not None and (comparison.differs or probes):
+            out.comparisons.append(comparison)
+    return out
+
+
+# ---- what to compare ------------------------------------------------------------------------
+
+
+def _automatic(
+    old: Checked, new: Checked, changes: list[Change], skipped: list[str]
+) -> list[Probe]:
+    probes: list[Probe] = []
+    changed = {c.name for c in changes if c.what == "changed"}
+    changed |= switched_consts(old.book, new.book)  # what a switched option set
+    for change in changes:
+        if change.kind == "table" and change.what == "changed":
+            probes.extend(_table_probes(new, change.name))
+    for name, decl in new.book.procedures.items():
+        if name not in old.book.procedures:
+            continue
+        if name not in changed and not (_names_in(decl) & changed):
+            continue
+        combos = _inputs(new, decl)
+        if combos is None:
+            needs = ", ".join(f"{p.name}" for p in decl.params if p.default is None)
+            skipped.append(f"procedure {name}: needs a situation ({needs}); use --probe")
+            continue
+        probes.extend(Probe(name, list(at)) for at in combos)
+    return probes
+
+
+def _table_probes(checked: Checked, name: str) -> list[Probe]:
+    table = checked.tables[name]
+    if not any(d.kind == "roll" for d in table.dims):
+        return []  # its cells are its behaviour: the structural diff shows them
+    rows: dict[tuple[str, ...], None] = {}
+    for keys, _ in table.items():
+        rows.setdefault(
+            tuple(
+                f"{d.name}={k.printed}"
+                for d, k in zip(table.dims, keys, strict=True)
+                if d.kind != "roll"
+            ),
+            None,
+        )
+    return [Probe(name, list(at)) for at in islice(rows, MAX_INPUTS)]
+
+
+def _inputs(checked: Checked, decl: n.ProcedureDecl) -> list[list[str]] | None:
+    """Every combination of a procedure's required inputs, if they are all enums or bools."""
+    domains: list[list[str]] = []
+    for param in decl.params:
+        if param.default is not None:
+            continue
+        if param.type is None:
+            return None
+        typ = checked.vocab.type_of(param.type)
+        if typ == t.BOOL:
+            domains.append([f"{param.name}=yes", f"{param.name}=no"])
+        elif isinstance(typ, t.EnumT):
+            members = [m.name for m in checked.book.enums[typ.name].members]
+            domains.append([f"{param.name}={m}" for m in members])
+        else:
+            return None
+    return [list(combo) for combo in islice(product(*domains), MAX_INPUTS)]
+
+
+def _names_in(node: Any) -> set[str]:
+    """Every name a declaration reads or calls."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, n.Name):
+            found.add(item.id)
+        elif isinstance(item, n.Call):
+            found.add(item.func)
+        if isinstance(item, tuple | list):
+            stack.extend(item)
+        elif attrs.has(type(item)):
+            stack.extend(getattr(item, f.name) for f in attrs.fields(type(item)))
+    return found
+
+
+# ---- running both ---------------------------------------------------------------------------
+
+
+def _distribution(checked: Checked, probe: Probe, seed: int) -> Distribution | str:
+    try:
+        question = ask(
+            checked, probe.name, given=probe.given, at=probe.at, decide=probe.decide, of=probe.of
+        )
+        try:
+            return exact(checked, question, MAX_PATHS)
+        except TooManyPaths:
+            return sampled(checked, question, SAMPLES, seed)
+    except RulekitError as exc:
+        return f"error: {exc.diagnostics[0].message}"
+
+
+def _variance(d: Distribution) -> float:
+    mean = d.mean
+    assert mean is not None
+    return sum(float(o.p) * (float(o.value) - float(mean)) ** 2 for o in d.outcomes)
+
+
+def _compare(old: Checked, new: Checked, probe: Probe, seed: int) -> Comparison | None:
+    a, b = _distribution(old, probe, seed), _distribution(new, probe, seed)
+    if isinstance(a, str) and isinstance(b, str):
+        return None  # not a question either rulebook can answer: nothing to compare
+    if isinstance(a, str) or isinstance(b, str):
+        note = f"before: {a if isinstance(a, str) else 'runs'}; after: "
+        note += b if isinstance(b, str) else "runs"
+        return Comparison(probe, True, [], note=note)
+    values: dict[str, list[Fraction | None]] = {}
+    for o in a.outcomes:
+        values.setdefault(show(o.value), [None, None])[0] = o.p
+    for o in b.outcomes:
+        values.setdefault(show(o.value), [None, None])[1] = o.p
+    both_exact = a.exact and b.exact
+    rows = []
+    for value, (pa, pb) in values.items():
+        ci = None
+        if not both_exact:  # an exact side has no sampling error
+            x, y = float(pa or 0), float(pb or 0)
+            var = (0 if a.exact else x * (1 - x) / a.samples) + (
+                0 if b.exact else y * (1 - y) / b.samples
+            )
+            ci = 1.96 * math.sqrt(var)
+        rows.append(Row(value, pa, pb, ci))
+    mean_ci = None
+    if not both_exact and a.mean is not None and b.mean is not None:
+        var = (0 if a.exact else _variance(a) / a.samples) + (
+            0 if b.exact else _variance(b) / b.samples
+        )
+        mean_ci = 1.96 * math.sqrt(var)
+    sides = [side for side, d in (("before", a), ("after", b)) if d.provisional_used]
+    provisional = " and ".join(sides)
+    return Comparison(probe, both_exact, rows, a.mean, b.mean, mean_ci, "", provisional)

@@ -1,0 +1,260 @@
+"""Reading what the user gives: ``--at NAME=VALUE``, ``--given FILE.toml``, ``--dice``, targets."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from attrs import define
+
+from rulekit.book import types as t
+from rulekit.book.checker import Checked
+from rulekit.book.coerce import CoerceError
+from rulekit.engine.values import Entity, RecordValue
+from rulekit.errors import InputError, did_you_mean, error
+from rulekit.language import nodes as n
+
+
+def split_assignments(items: tuple[str, ...] | list[str], flag: str) -> list[tuple[str, str]]:
+    """``["a=1", "b=x"]`` -> pairs; a missing ``=`` is an error naming the flag."""
+    out = []
+    for item in items:
+        if "=" not in item:
+            raise InputError(
+                [
+                    error(
+                        f"'{item}' is not NAME=VALUE",
+                        where=flag,
+                        hint=f"e.g. {flag} war_period=WP3",
+                    )
+                ]
+            )
+        name, value = item.split("=", 1)
+        out.append((name.strip(), value.strip()))
+    return out
+
+
+def parse_dice(text: str) -> list[int]:
+    values = []
+    for part in re.split(r"[,\s]+", text.strip()):
+        if not part:
+            continue
+        try:
+            values.append(int(part))
+        except ValueError:
+            raise InputError(
+                [error(f"'{part}' is not a die result", where="--dice", hint="e.g. --dice 3,7,0")]
+            ) from None
+    return values
+
+
+@define
+class Target:
+    """What a command-line name or rule number refers to."""
+
+    kind: str  # "table", "procedure" or "modifiers"
+    name: str
+    ref: n.RuleRef | None
+
+
+def find_target(checked: Checked, text: str, kinds: tuple[str, ...]) -> Target:
+    """A table/procedure by name, or by its rule reference (``7.1``, ``[E4]``, ``14.16 A``)."""
+    book = checked.book
+    pools: dict[str, dict[str, Any]] = {
+        "table": book.tables,
+        "procedure": book.procedures,
+        "modifiers": book.modifiers,
+    }
+    for kind in kinds:
+        if text in pools[kind]:
+            return Target(kind, text, pools[kind][text].ref)
+    wanted = text.strip().strip("[]").strip()
+    hits = []
+    for kind in kinds:
+        for name, decl in pools[kind].items():
+            ref = decl.ref
+            if ref is not None and wanted in (ref.text, ref.number):
+                hits.append(Target(kind, name, ref))
+    # An exact reference beats a section number; then the first kind asked for wins
+    # (resolve 6.0 runs the procedure [6.0], not the table [6.0] it uses).
+    for pool in ([h for h in hits if h.ref is not None and h.ref.text == wanted], hits):
+        for kind in kinds:
+            of_kind = [h for h in pool if h.kind == kind]
+            if len(of_kind) == 1:
+                return of_kind[0]
+            if of_kind:
+                break
+    what = " or ".join(kinds)
+    if len(hits) > 1:
+        names = ", ".join(f"{h.name} [{h.ref.text if h.ref else ''}]" for h in hits)
+        raise InputError(
+            [
+                error(
+                    f"rule {wanted} has several of them: {names}",
+                    where=text,
+                    hint="name the one you mean",
+                )
+            ]
+        )
+    known = [name for kind in kinds for name in pools[kind]]
+    refs = [decl.ref.number for kind in kinds for decl in pools[kind].values() if decl.ref]
+    raise InputError(
+        [
+            error(
+                f"no {what} named or numbered '{text}' in {book.name or 'this rulebook'}",
+                where=text,
+                hint=did_you_mean(text, known + refs),
+            )
+        ]
+    )
+
+
+def load_given(path: str) -> tuple[dict[str, Any], str]:
+    """Read a ``--given`` TOML file; syntax errors point at file:line:col."""
+    return read_toml(path, "--given")
+
+
+def read_toml(path: str, flag: str) -> tuple[dict[str, Any], str]:
+    """Read the TOML file a flag names, and its text; syntax errors point at file:line:col."""
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError([error(f"cannot read '{path}': {exc.strerror}", where=flag)]) from None
+    try:
+        return _parse(text), text
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        if match:
+            line, col = int(match.group(1)), int(match.group(2))
+        else:  # "(at end of document)": just past the last character
+            lines = text.splitlines() or [""]
+            line, col = len(lines), len(lines[-1]) + 1
+        message = re.sub(r"\s*\(at (line|end of document).*\)", "", str(exc))
+        raise InputError(
+            [error(f"not valid TOML: {message}", n.Span(path, line, col, line, col + 1))]
+        ) from None
+
+
+_PARSED: dict[str, dict[str, Any]] = {}  # by text: the same file is often read many times
+
+
+def _parse(text: str) -> dict[str, Any]:
+    """``tomllib.loads``, remembered by text; each caller gets its own copy."""
+    parsed = _PARSED.get(text)
+    if parsed is None:
+        parsed = tomllib.loads(text)
+        if len(_PARSED) >= 64:
+            _PARSED.clear()
+        _PARSED[text] = parsed
+    return _fresh(parsed)  # type: ignore[no-any-return]
+
+
+def _fresh(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fresh(v) for v in value]
+    return value  # str, int, float, bool, dates: immutable
+
+
+def locate_key(path: str, text: str, dotted: str) -> n.Span | None:
+    """Where ``a.b.c`` is written in a TOML file (best effort: the last key's line)."""
+    last = dotted.split(".")[-1].split("[")[0]
+    pattern = re.compile(rf"^\s*\"?{re.escape(last)}\"?\s*=")
+    header = re.compile(rf"^\s*\[+\s*{re.escape(dotted.split('[')[0])}\s*\]+")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if pattern.match(line) or header.match(line):
+            column = len(line) - len(line.lstrip()) + 1
+            return n.Span(path, number, column, number, column + len(last))
+    return None
+
+
+class ValueReader:
+    """Turns raw values (TOML or command-line text) into values of declared types."""
+
+    def __init__(
+        self,
+        checked: Checked,
+        evaluate: Callable[[n.Expr], Any],
+        source: str,
+        text: str | None = None,
+    ) -> None:
+        self.c = checked
+        self.evaluate = evaluate
+        self.source = source
+        self.text = text
+
+    def problem(self, key: str, message: str, hint: str | None = None) -> InputError:
+        span = locate_key(self.source, self.text, key) if self.text is not None else None
+        if span is not None:
+            return InputError([error(f"{key}: {message}", span, hint=hint)])
+        return InputError([error(f"{key}: {message}", where=self.source, hint=hint)])
+
+    def read(self, raw: Any, typ: t.Type, key: str) -> Any:
+        vocab = self.c.vocab
+        try:
+            if isinstance(typ, t.KindT):
+                if not isinstance(raw, dict):
+                    raise CoerceError(f"a {typ.name} is given as a table of its attributes")
+                return self.entity(raw, typ.name, key)
+            if isinstance(typ, t.RecordT):
+                if not isinstance(raw, dict):
+                    raise CoerceError(f"a {typ.name} is given as a table of its fields")
+                return self.record(raw, typ.name, key)
+            if isinstance(typ, t.ListT):
+                if isinstance(raw, str):  # --at fire=2,2: a list written with commas
+                    raw = [part.strip() for part in raw.split(",") if part.strip()]
+                if not isinstance(raw, list):
+                    raise CoerceError(f"expected a list of {typ.item}")
+                return tuple(self.read(item, typ.item, f"{key}[{i}]") for i, item in enumerate(raw))
+            if isinstance(raw, bool):
+                if typ in (t.BOOL, t.ANY):
+                    return raw
+                raise CoerceError(f"expected {typ}, got {str(raw).lower()}")
+            if isinstance(raw, int):
+                if any(o in (t.INT, t.NUMBER, t.ANY) for o in t.options(typ)):
+                    return raw
+                return vocab.read(str(raw), typ)
+            if isinstance(raw, float):
+                return vocab.read(repr(raw), typ)
+            if isinstance(raw, str):
+                return vocab.read(raw, typ)
+            raise CoerceError(f"cannot read {raw!r} as {typ}")
+        except CoerceError as exc:
+            raise self.problem(key, exc.message, exc.hint) from None
+
+    def entity(self, raw: dict[str, Any], kind: str, key: str) -> Entity:
+        decl = self.c.book.kinds[kind]
+        names = [f.name for f in decl.fields]
+        attrs: dict[str, Any] = {}
+        for name in raw:
+            if name not in names:
+                raise self.problem(
+                    f"{key}.{name}",
+                    f"a {kind} has no attribute '{name}'",
+                    did_you_mean(name, names),
+                )
+        for fdecl in decl.fields:
+            ftype = self.c.vocab.type_of(fdecl.type)
+            if fdecl.name in raw:
+                attrs[fdecl.name] = self.read(raw[fdecl.name], ftype, f"{key}.{fdecl.name}")
+            elif fdecl.default is not None:
+                attrs[fdecl.name] = self.evaluate(fdecl.default)
+            else:
+                raise self.problem(key, f"a {kind} needs '{fdecl.name}'")
+        label = str(attrs.get("name") or key)
+        return Entity(kind, attrs, label)
+
+    def record(self, raw: dict[str, Any], name: str, key: str) -> RecordValue:
+        decl = self.c.book.records[name]
+        fields = []
+        for fdecl in decl.fields:
+            if fdecl.name not in raw:
+                raise self.problem(key, f"a {name} needs '{fdecl.name}'")
+            ftype = self.c.vocab.type_of(fdecl.type)
+            fields.append((fdecl.name, self.read(raw[fdecl.name], ftype, f"{key}.{fdecl.name}")))
+        return RecordValue(name, tuple(fields))

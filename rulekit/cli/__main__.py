@@ -1,0 +1,5 @@
+"""``python -m rulekit.cli``: the command line."""
+
+from rulekit.cli.main import main
+
+main()

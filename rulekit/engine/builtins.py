@@ -1,0 +1,209 @@
+"""Built-in functions of the rulebook language: their signatures and implementations."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from attrs import frozen
+
+from rulekit.book import types as t
+from rulekit.engine.values import EnumValue, normalize, unwrap
+
+
+class BuiltinError(Exception):
+    """A builtin was given values it cannot use; the interpreter adds the location."""
+
+
+def round_value(x: Any, mode: str) -> int:
+    """Round an exact number: ``up`` (the 2.1 convention [2.5]), ``down`` or ``nearest``."""
+    whole = unwrap(x)
+    if type(whole) is int:
+        return whole  # every mode leaves a whole number as it is
+    value = Fraction(whole)
+    if mode == "up":
+        return math.ceil(value)
+    if mode == "down":
+        return math.floor(value)
+    # nearest, halves away from zero
+    sign = -1 if value < 0 else 1
+    return sign * math.floor(abs(value) + Fraction(1, 2))
+
+
+def _num(x: Any) -> int | Fraction:
+    v = unwrap(x)
+    if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
+        raise BuiltinError(f"expected a number, got {v!r}")
+    return v
+
+
+def _seq(args: list[Any]) -> list[Any]:
+    if len(args) == 1 and isinstance(args[0], tuple):
+        return list(args[0])
+    return args
+
+
+def _min(args: list[Any], mode: str) -> Any:
+    items = _seq(args)
+    if not items:
+        raise BuiltinError("min() of nothing")
+    return min(items, key=_num)
+
+
+def _max(args: list[Any], mode: str) -> Any:
+    items = _seq(args)
+    if not items:
+        raise BuiltinError("max() of nothing")
+    return max(items, key=_num)
+
+
+def _ord(args: list[Any], mode: str) -> int:
+    v = unwrap(args[0])
+    if not isinstance(v, EnumValue):
+        raise BuiltinError(f"ord() takes a member of an enum, got {v!r}")
+    return v.index
+
+
+def _count(args: list[Any], mode: str) -> int:
+    v = unwrap(args[0])
+    if not isinstance(v, tuple):
+        raise BuiltinError(f"count() takes a list, got {v!r}")
+    return len(v)
+
+
+def _range(args: list[Any], mode: str) -> tuple[int, ...]:
+    first, last = (_num(a) for a in args)
+    if not isinstance(first, int) or not isinstance(last, int):
+        raise BuiltinError("range() takes whole numbers")
+    return tuple(range(first, last + 1))
+
+
+def _first(args: list[Any], mode: str) -> Any:
+    items = unwrap(args[0])
+    if not isinstance(items, tuple):
+        raise BuiltinError(f"first() takes a list, got {items!r}")
+    return items[0] if items else None
+
+
+def _last(args: list[Any], mode: str) -> Any:
+    items = unwrap(args[0])
+    if not isinstance(items, tuple):
+        raise BuiltinError(f"last() takes a list, got {items!r}")
+    return items[-1] if items else None
+
+
+def _take(args: list[Any], mode: str) -> tuple[Any, ...]:
+    items, n = unwrap(args[0]), _num(args[1])
+    if not isinstance(items, tuple) or not isinstance(n, int):
+        raise BuiltinError("take(list, n) takes a list and a whole number")
+    return items[: max(n, 0)]
+
+
+def _drop(args: list[Any], mode: str) -> tuple[Any, ...]:
+    items, n = unwrap(args[0]), _num(args[1])
+    if not isinstance(items, tuple) or not isinstance(n, int):
+        raise BuiltinError("drop(list, n) takes a list and a whole number")
+    return items[max(n, 0) :]
+
+
+def _nth(args: list[Any], mode: str) -> Any:
+    items, i = unwrap(args[0]), _num(args[1])
+    if not isinstance(items, tuple) or not isinstance(i, int):
+        raise BuiltinError("nth(list, i) takes a list and a whole number")
+    if not 0 <= i < len(items):
+        raise BuiltinError(
+            f"nth(): position {i} is outside a list of {len(items)} (positions count from 0)"
+        )
+    return items[i]
+
+
+def _same_list(types: list[t.Type]) -> t.Type:
+    listed = t.as_list(types[0]) if types else None
+    return listed if listed is not None else t.ListT(t.ANY)
+
+
+def _element(types: list[t.Type]) -> t.Type:
+    listed = t.as_list(types[0]) if types else None
+    return t.union(listed.item, t.NONE) if listed is not None else t.ANY
+
+
+def _numeric_result(types: list[t.Type]) -> t.Type:
+    return t.INT if all(x in (t.INT, t.ROLL) for x in types) else t.NUMBER
+
+
+def _item_or_numeric(types: list[t.Type]) -> t.Type:
+    if len(types) == 1 and isinstance(types[0], t.ListT):
+        return types[0].item
+    return _numeric_result(types)
+
+
+@frozen
+class Builtin:
+    """A builtin function: arity, result type from argument types, implementation."""
+
+    name: str
+    min_args: int
+    max_args: int | None
+    returns: Callable[[list[t.Type]], t.Type]
+    impl: Callable[[list[Any], str], Any]
+    doc: str
+
+
+BUILTINS: dict[str, Builtin] = {
+    b.name: b
+    for b in [
+        Builtin("abs", 1, 1, _numeric_result, lambda a, m: abs(_num(a[0])), "absolute value"),
+        Builtin("min", 1, None, _item_or_numeric, _min, "smallest of the values or of a list"),
+        Builtin("max", 1, None, _item_or_numeric, _max, "largest of the values or of a list"),
+        Builtin(
+            "rounded",
+            1,
+            1,
+            lambda ts: t.INT,
+            lambda a, m: round_value(a[0], m),
+            "round as the rulebook's rounding setting says",
+        ),
+        Builtin(
+            "round_up", 1, 1, lambda ts: t.INT, lambda a, m: round_value(a[0], "up"), "round up"
+        ),
+        Builtin(
+            "round_down",
+            1,
+            1,
+            lambda ts: t.INT,
+            lambda a, m: round_value(a[0], "down"),
+            "round down",
+        ),
+        Builtin(
+            "round_nearest",
+            1,
+            1,
+            lambda ts: t.INT,
+            lambda a, m: round_value(a[0], "nearest"),
+            "round to the nearest whole number (halves away from zero)",
+        ),
+        Builtin("ord", 1, 1, lambda ts: t.INT, _ord, "position of an enum member, from 0"),
+        Builtin("count", 1, 1, lambda ts: t.INT, _count, "number of items in a list"),
+        Builtin(
+            "range",
+            2,
+            2,
+            lambda ts: t.ListT(t.INT),
+            _range,
+            "the whole numbers from the first to the last, both included",
+        ),
+        Builtin("first", 1, 1, _element, _first, "the first item of a list, or none"),
+        Builtin("nth", 2, 2, lambda ts: _element(ts[:1]), _nth, "the item at position i, from 0"),
+        Builtin("take", 2, 2, _same_list, _take, "the first n items of a list"),
+        Builtin("drop", 2, 2, _same_list, _drop, "a list without its first n items"),
+        Builtin("last", 1, 1, _element, _last, "the last item of a list, or none"),
+        Builtin("odd", 1, 1, lambda ts: t.BOOL, lambda a, m: _num(a[0]) % 2 == 1, "is odd"),
+        Builtin("even", 1, 1, lambda ts: t.BOOL, lambda a, m: _num(a[0]) % 2 == 0, "is even"),
+    ]
+}
+
+
+def call_builtin(name: str, args: list[Any], rounding: str) -> Any:
+    return normalize(BUILTINS[name].impl(args, rounding))

@@ -1,0 +1,179 @@
+"""What running an expression may lead to, following calls through the rulebook.
+
+A decision's default is worked out off the record (its events are dropped afterwards), so
+it can run without writing events at all, unless it may itself ask the policy: a policy
+may look at the trace while it decides. A quiet procedure (a pure helper: no dice, no
+decision, no change, no row, no note) leaves no line in the trace when it returns, so
+its events need not be made either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from rulekit.book.check_exprs import ENUM_FUNCTIONS, GRAPH_FUNCTIONS
+from rulekit.book.rulebook import Rulebook
+from rulekit.book.tables import CompiledTable
+from rulekit.engine.builtins import BUILTINS
+from rulekit.language import nodes as n
+
+
+def _children(node: Any) -> Iterator[Any]:
+    for field in getattr(type(node), "__attrs_attrs__", ()):
+        value = getattr(node, field.name)
+        if isinstance(value, tuple):
+            stack = list(value)
+            while stack:
+                item = stack.pop()
+                if isinstance(item, tuple):
+                    stack.extend(item)
+                else:
+                    yield item
+        elif hasattr(type(value), "__attrs_attrs__"):
+            yield value
+
+
+def _callee(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> list[Any]:
+    """The nodes a call of ``name`` runs: a body, modifier lines, cell actions, defaults."""
+    if name in tables:
+        table = tables[name]
+        actions = [cell.action for _, cell in table.iter_cells() if cell.action is not None]
+        if table.default is not None and table.default.action is not None:
+            actions.append(table.default.action)
+        return [*actions, *table.decl.dims]
+    if name in book.modifiers:
+        mods = book.modifiers[name]
+        return [*mods.lines, *mods.params]
+    if name in book.procedures:
+        proc = book.procedures[name]
+        return [*proc.body, *proc.params]
+    decl = book.records.get(name) or book.kinds.get(name)
+    return list(decl.fields) if decl is not None else []
+
+
+def may_decide(book: Rulebook, tables: dict[str, CompiledTable], expr: n.Expr) -> bool:
+    """Whether evaluating ``expr`` may run a ``choose`` (and so consult the policy)."""
+    seen: set[str] = set()
+    stack: list[Any] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.Choose):
+            return True
+        if isinstance(node, n.Call) and node.func not in seen:
+            seen.add(node.func)
+            stack.extend(_callee(book, tables, node.func))
+        stack.extend(_children(node))
+    return False
+
+
+def contains(expr: n.Expr | None, kind: type) -> bool:
+    """Whether ``expr`` has a node of ``kind`` (not following calls)."""
+    stack: list[Any] = [expr] if expr is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, kind):
+            return True
+        stack.extend(_children(node))
+    return False
+
+
+def quiet(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> bool:
+    """Whether procedure ``name`` can only compute: it throws no dice, asks no decision,
+    changes nothing, looks up no row, totals no modifier list, writes no note, makes no
+    game piece and evaluates no constant that could (following the calls it makes)."""
+    seen: set[tuple[str, str]] = {("call", name)}
+    proc = book.procedures[name]
+    stack: list[Any] = [*proc.body, *proc.params]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.Roll | n.Draw | n.Choose | n.NoteStmt):
+            return False
+        if isinstance(node, n.Str) and "{" in node.value:
+            return False  # a placeholder may name a constant
+        if isinstance(node, n.Assign) and (
+            len(node.target) > 1 or node.target[0] in book.states or node.target[0] in book.tracks
+        ):
+            return False
+        if isinstance(node, n.Name) and _first_reading_steps(book, node.id):
+            return False  # read again after a failure, it would take fewer steps
+        if isinstance(node, n.Call) and ("call", node.func) not in seen:
+            seen.add(("call", node.func))
+            func = node.func
+            if func in tables or func in book.modifiers or func in book.kinds:
+                return False
+            if func in book.procedures or func in book.records:
+                stack.extend(_callee(book, tables, func))
+            elif func not in ENUM_FUNCTIONS and func not in BUILTINS:
+                return False  # a graph function notes its result
+        stack.extend(_children(node))
+    return True
+
+
+def pure(book: Rulebook, tables: dict[str, CompiledTable], expr: n.Expr) -> bool:
+    """Whether evaluating ``expr`` can only compute (following the calls it makes): no
+    dice, no decision, no change to the game, no new game piece, no placeholders. Calls
+    made with the same arguments then give the same results in the same number of steps."""
+    seen: set[tuple[str, str]] = set()
+    stack: list[Any] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.Roll | n.Draw | n.Choose):
+            return False
+        if isinstance(node, n.Dim) and node.dice is not None:
+            return False  # a table that throws its own dice
+        if isinstance(node, n.Str) and "{" in node.value:
+            return False
+        if isinstance(node, n.Assign) and (
+            len(node.target) > 1 or node.target[0] in book.states or node.target[0] in book.tracks
+        ):
+            return False
+        if (
+            isinstance(node, n.Name)
+            and node.id in book.consts
+            and not _literal(book.consts[node.id].value)
+        ):
+            return False  # read first here, it is kept: it could hold what is made here
+        if isinstance(node, n.Call) and ("call", node.func) not in seen:
+            seen.add(("call", node.func))
+            func = node.func
+            known = func in tables or func in book.modifiers or func in book.procedures
+            if not known and func in book.kinds and func not in book.records:
+                return False  # a new game piece is numbered
+            if not known and func in GRAPH_FUNCTIONS:
+                return False  # a search tree is kept with the table
+            stack.extend(_callee(book, tables, func))
+        stack.extend(_children(node))
+    return True
+
+
+def _first_reading_steps(book: Rulebook, name: str) -> bool:
+    """Whether reading constant ``name`` the first time makes calls (which count steps)."""
+    seen: set[str] = set()
+    stack: list[Any] = [name]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if node in book.consts and node not in seen:
+                seen.add(node)
+                stack.append(book.consts[node].value)
+            continue
+        if isinstance(node, n.Call) or (isinstance(node, n.Str) and "{" in node.value):
+            return True
+        if isinstance(node, n.Name):
+            stack.append(node.id)
+        stack.extend(_children(node))
+    return False
+
+
+def _literal(expr: n.Expr) -> bool:
+    """Whether ``expr`` is written with literals only (no name, call or placeholder)."""
+    stack: list[Any] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.Name | n.Call | n.Roll | n.Draw | n.Aggregate | n.ListComp):
+            return False
+        if isinstance(node, n.Str) and "{" in node.value:
+            return False
+        stack.extend(_children(node))
+    return True

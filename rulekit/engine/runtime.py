@@ -1,0 +1,80 @@
+"""Game state: tracks, state variables and entities, as the interpreter reads and writes them."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from attrs import define, field
+
+from rulekit.book import types as t
+from rulekit.engine.values import Entity
+from rulekit.language import nodes as n
+
+# The operators of the language's arithmetic and order comparisons, by their symbol.
+ARITH: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+}
+ORDER: dict[str, Callable[[Any, Any], bool]] = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
+@define
+class GameState:
+    """The values of every track and state variable, and the entities in play."""
+
+    values: dict[str, Any] = field(factory=dict)
+    entities: list[Entity] = field(factory=list)
+
+    def snapshot(self) -> dict[str, Any]:
+        return dict(self.values)
+
+
+MAX_NESTING = 200  # calls inside calls, each a dozen or so Python frames deep
+
+
+@define
+class Frame:
+    """The locals of one running procedure, modifier list or table action."""
+
+    name: str
+    rule: n.RuleRef | None
+    locals: dict[str, Any]
+
+
+class Memo:
+    """Procedure results by arguments, while a decision's default that can only compute is
+    worked out (rulekit.engine.reach.pure): the same call gives the same result in as many steps.
+    Also an enum's members, made once rather than at each mention."""
+
+    __slots__ = ("calls", "reused")
+
+    def __init__(self) -> None:
+        self.calls: dict[tuple[Any, ...], tuple[Any, int, tuple[Any, ...]]] = {}
+        self.reused = False  # whether an object Python made anew each time was given again
+
+
+def default_for(typ: t.Type) -> Any:
+    """The value of a state variable nobody set: an empty list, or none."""
+    if isinstance(typ, t.ListT):
+        return ()
+    return None
+
+
+def clamp_track(value: int, low: int, high: int | None) -> int:
+    """A marker cannot move past the ends of its track."""
+    if value < low:
+        return low
+    if high is not None and value > high:
+        return high
+    return value
+
+
+__all__ = ["MAX_NESTING", "Frame", "GameState", "Memo", "clamp_track", "default_for"]

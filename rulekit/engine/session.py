@@ -1,0 +1,144 @@
+"""One resolution of a procedure or table: inputs bound, dice and policy set up, run traced."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from attrs import define
+
+from rulekit.book import types as t
+from rulekit.book.checker import Checked
+from rulekit.book.inputs import Target, ValueReader, find_target, load_given, split_assignments
+from rulekit.engine.dice import DiceSource, ForcedDice, SeededDice
+from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
+from rulekit.engine.policy import DefaultPolicy, Policy, ScriptedPolicy
+from rulekit.engine.trace import Trace
+from rulekit.errors import InputError, did_you_mean, error
+
+
+@define
+class Outcome:
+    """What a resolution produced."""
+
+    target: Target
+    args: dict[str, Any]
+    result: Any
+    trace: Trace
+    interpreter: Interpreter
+    seed: int | None
+
+
+def _slots(checked: Checked, target: Target) -> dict[str, t.Type]:
+    """The inputs a target takes: parameters, or a table's non-roll dimensions."""
+    book = checked.book
+    if target.kind == "table":
+        table = checked.tables[target.name]
+        return {d.name: d.type for d in table.dims if d.kind != "roll"}
+    decl = (
+        book.procedures[target.name] if target.kind == "procedure" else book.modifiers[target.name]
+    )
+    return {
+        p.name: checked.vocab.type_of(p.type) if p.type is not None else t.ANY for p in decl.params
+    }
+
+
+def _required(checked: Checked, target: Target) -> list[str]:
+    if target.kind == "table":
+        return list(_slots(checked, target))
+    book = checked.book
+    decl = (
+        book.procedures[target.name] if target.kind == "procedure" else book.modifiers[target.name]
+    )
+    return [p.name for p in decl.params if p.default is None]
+
+
+def bind_inputs(
+    checked: Checked,
+    target: Target,
+    interp: Interpreter,
+    given_path: str | None,
+    at: list[tuple[str, str]],
+) -> dict[str, Any]:
+    """Read ``--given`` and ``--at`` into the target's arguments and the game state."""
+    slots = _slots(checked, target)
+    state_types = {name: checked.globals[name] for name in interp.state.values}
+    args: dict[str, Any] = {}
+    sources: list[tuple[str, Any, ValueReader]] = []
+    if given_path is not None:
+        raw, text = load_given(given_path)
+        reader = ValueReader(checked, interp.eval, given_path, text)
+        sources.extend((key, value, reader) for key, value in raw.items())
+    for name, value in at:
+        sources.append((name, value, ValueReader(checked, interp.eval, f"--at {name}")))
+    for key, raw_value, reader in sources:
+        if key in slots:
+            args[key] = reader.read(raw_value, slots[key], key)
+        elif key in state_types:
+            value = reader.read(raw_value, state_types[key], key)
+            track = checked.book.tracks.get(key)
+            if track is not None and (
+                value < track.low or (track.high is not None and value > track.high)
+            ):
+                raise reader.problem(key, f"track {key} runs from {track.low} to {track.high}")
+            interp.state.values[key] = value
+        else:
+            known = [*slots, *state_types]
+            raise reader.problem(
+                key,
+                f"'{key}' is not an input of {target.kind} {target.name} nor a state variable",
+                did_you_mean(key, known)
+                or (f"its inputs are: {', '.join(slots)}" if slots else None),
+            )
+    missing = [name for name in _required(checked, target) if name not in args]
+    if missing:
+        raise InputError(
+            [
+                error(
+                    f"{target.kind} {target.name} needs {', '.join(missing)}",
+                    where="--given" if given_path else "--at",
+                    hint=f"give --at {missing[0]}=VALUE or put {missing[0]} in a --given file",
+                )
+            ]
+        )
+    return args
+
+
+def make_dice(dice: list[int] | None, seed: int | None) -> tuple[DiceSource, int | None]:
+    """Forced dice first (then the seed, if any), or seeded dice; a seed is picked if none."""
+    if dice is not None:
+        return ForcedDice(list(dice), SeededDice(seed) if seed is not None else None), seed
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    return SeededDice(seed), seed
+
+
+def make_policy(decide: list[tuple[str, str]]) -> Policy:
+    answers: dict[str, list[str]] = {}
+    for name, value in decide:
+        answers.setdefault(name, []).append(value)
+    return ScriptedPolicy(answers, DefaultPolicy()) if answers else DefaultPolicy()
+
+
+def resolve(
+    checked: Checked,
+    name: str,
+    *,
+    given: str | None = None,
+    at: tuple[str, ...] | list[str] = (),
+    dice: list[int] | None = None,
+    seed: int | None = None,
+    decide: tuple[str, ...] | list[str] = (),
+    max_steps: int = DEFAULT_STEP_BUDGET,
+) -> Outcome:
+    """Run one procedure (or a table with its own roll) as ``rulekit resolve`` does."""
+    target = find_target(checked, name, ("procedure", "table", "modifiers"))
+    source, used_seed = make_dice(dice, seed)
+    policy = make_policy(split_assignments(decide, "--decide"))
+    interp = Interpreter(checked, source, policy, max_steps=max_steps)
+    args = bind_inputs(checked, target, interp, given, split_assignments(at, "--at"))
+    if target.kind == "table":
+        result = interp.lookup(target.name, args)
+    else:
+        result = interp.call(target.name, args)
+    return Outcome(target, args, result, interp.trace, interp, used_seed)

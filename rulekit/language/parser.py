@@ -1,0 +1,176 @@
+"""Parsing: rulebook text -> nodes. Lark's exceptions are converted here and nowhere else."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib.resources import files
+from typing import cast
+
+from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import VisitError
+from lark.indenter import DedentError, Indenter
+
+from rulekit.errors import SyntaxProblem, error
+from rulekit.language import nodes as n
+from rulekit.language.transformer import AstBuilder
+
+
+class RulebookIndenter(Indenter):
+    """Python-style blocks; newlines inside brackets do not count."""
+
+    NL_type = "_NL"
+    OPEN_PAREN_types = ("LPAR", "LSQB", "LBRACE")  # type: ignore[assignment]
+    CLOSE_PAREN_types = ("RPAR", "RSQB", "RBRACE")  # type: ignore[assignment]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+def grammar_text() -> str:
+    return files("rulekit.language").joinpath("grammar.lark").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=2)
+def build_parser(strict: bool = False) -> Lark:
+    """The LALR parser. ``strict`` also proves the grammar free of conflicts (tests)."""
+    return Lark(
+        grammar_text(),
+        parser="lalr",
+        postlex=RulebookIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+        strict=strict,
+        start=["start", "expr"],  # "expr": expressions given on the command line (--of)
+        # Building the LALR tables takes most of a second; lark keeps them in the
+        # temp directory keyed by grammar text and options.
+        cache=not strict,
+    )
+
+
+# What a terminal is called in an error message.
+_TERMINAL_NAMES = {
+    "NAME": "a name",
+    "NUMBER": "a number",
+    "STRING": 'a quoted string ("...")',
+    "DICE": "dice such as d10 or 2d6",
+    "REF": "a rule reference such as [14.16]",
+    "CELLWORD": "a table cell",
+    "_NL": "the end of the line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of the block",
+    "$END": "the end of the file",
+}
+
+
+def _describe(terminal: str, parser: Lark) -> str:
+    if terminal in _TERMINAL_NAMES:
+        return _TERMINAL_NAMES[terminal]
+    try:
+        pattern = parser.get_terminal(terminal).pattern
+    except KeyError:
+        return terminal
+    return f"'{pattern.value}'" if pattern.type == "str" else terminal
+
+
+def _expected(names: set[str], parser: Lark) -> str:
+    described = sorted({_describe(t, parser) for t in names})
+    if len(described) > 8:
+        described = [*described[:8], "..."]
+    return ", ".join(described)
+
+
+def _token_text(token: Token) -> str:
+    if token.type == "_NL":
+        return "end of line"
+    if token.type == "_INDENT":
+        return "indentation"
+    if token.type in ("_DEDENT", "$END"):
+        return "end of block"
+    return f"'{token}'"
+
+
+def _convert(exc: UnexpectedInput, path: str, parser: Lark, unit: str = "block") -> SyntaxProblem:
+    """The one place where a lark parse exception becomes a rulekit diagnostic."""
+    line = getattr(exc, "line", 0) or 0
+    column = getattr(exc, "column", 0) or 0
+    if isinstance(exc, UnexpectedToken):
+        token = exc.token
+        if token.type in ("_DEDENT", "$END"):
+            message = f"the {unit} ends too early"
+        else:
+            message = f"unexpected {_token_text(token)}"
+        names = set(exc.accepts or exc.expected)
+        expected = _expected(names, parser)
+        width = len(str(token)) if token.type not in ("_NL", "_INDENT", "_DEDENT") else 1
+        span = n.Span(path, line, column, line, column + max(width, 1))
+        hint = f"expected {expected}" if expected else None
+        if token.type == "_INDENT":
+            hint = "this line is indented more than the line before it needs"
+        elif names & {"CELLWORD", "VBAR"} and str(token) in ("(", ")", "{", "}", "~"):
+            hint = f"to write '{token}' in a table cell, put the cell's text in quotes"
+        return SyntaxProblem([error(message, span, hint=hint)])
+    if isinstance(exc, UnexpectedCharacters):
+        char = exc.char
+        span = n.Span(path, line, column, line, column + 1)
+        expected = _expected(set(exc.allowed or ()), parser)
+        hint = f"expected {expected}" if expected else None
+        if char == "\t":
+            hint = "use spaces for indentation"
+        return SyntaxProblem([error(f"unexpected character '{char}'", span, hint=hint)])
+    if isinstance(exc, UnexpectedEOF):
+        span = n.Span(path, line, column, line, column + 1)
+        return SyntaxProblem([error("unexpected end of file", span)])
+    return SyntaxProblem([error(str(exc), n.Span(path, line, column, line, column + 1))])
+
+
+def parse(text: str, path: str) -> n.Module:
+    """Parse one file's text into a module of declarations."""
+    parser = build_parser()
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        tree = parser.parse(text, start="start")
+        return AstBuilder(path).transform(tree)
+    except UnexpectedInput as exc:
+        raise _convert(exc, path, parser) from None
+    except DedentError as exc:
+        line = _dedent_line(text, str(exc))
+        span = n.Span(path, line, 1, line, 2)
+        raise SyntaxProblem(
+            [error("this line's indentation matches no enclosing block", span)]
+        ) from None
+    except VisitError as exc:
+        # lark's wrapper never reaches a user: a rulekit error is shown as such, anything
+        # else is a bug in the transformer and surfaces as itself
+        raise exc.orig_exc from None
+
+
+def parse_expression(text: str, path: str) -> n.Expr:
+    """Parse one expression given outside a rulebook (``--of``); ``path`` names it in errors."""
+    parser = build_parser()
+    try:
+        tree = parser.parse(text, start="expr")
+        result = AstBuilder(path).transform(tree)
+        return cast(n.Expr, result)
+    except UnexpectedInput as exc:
+        raise _convert(exc, path, parser, "expression") from None
+    except VisitError as exc:
+        raise exc.orig_exc from None
+
+
+def _dedent_line(text: str, message: str) -> int:
+    """DedentError carries no position; find the first line dedented to an unknown column."""
+    stack = [0]
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(raw) - len(raw.lstrip(" \t"))
+        if indent > stack[-1]:
+            stack.append(indent)
+            continue
+        while indent < stack[-1]:
+            stack.pop()
+        if indent != stack[-1]:
+            return number
+    return 1

@@ -1,0 +1,499 @@
+"""The generic scenario runner: turn after turn through a rulebook's sequence of play.
+
+It knows nothing about any particular game: the scenario says where to start, which
+sequence a turn runs, how many turns and which procedure decides victory; the rulebook does
+the rest. Saves, traces and replays make every run repeatable.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, Protocol
+
+import cattrs
+from attrs import define, field
+
+from rulekit.book.checker import Checked
+from rulekit.book.inputs import read_toml
+from rulekit.engine.dice import ForcedDice, SeededDice
+from rulekit.engine.interpreter import Interpreter
+from rulekit.engine.policy import (
+    DefaultPolicy,
+    InteractivePolicy,
+    Policy,
+    RandomPolicy,
+    ReplayPolicy,
+    StrictScriptedPolicy,
+)
+from rulekit.engine.runtime import GameState
+from rulekit.engine.trace import Event
+from rulekit.engine.values import to_json
+from rulekit.errors import InputError, error
+from rulekit.play.saves import (
+    SAVE_FORMAT,
+    Decoder,
+    SaveFile,
+    encode_state,
+    read_save,
+    state_hash,
+    write_save,
+)
+from rulekit.play.scenario import Scenario, apply_scenario, find_scenario, load_scenario
+
+TRACE_FORMAT = 1
+
+
+class TextSink(Protocol):
+    """Where trace lines go: a file, or the replay's checker."""
+
+    def write(self, text: str, /) -> int: ...
+
+
+_converter = cattrs.Converter()
+
+
+@define
+class TurnReport:
+    """What a turn left behind: the summary values, and how the game ended if it did."""
+
+    turn: int
+    values: dict[str, Any]
+    ended: str | None = None
+
+
+@define
+class RunResult:
+    """The outcome of one run."""
+
+    rulebook: str
+    edition: str
+    scenario: str
+    title: str
+    seed: int | None
+    policy: str
+    turns: int
+    played: int
+    reports: list[TurnReport]
+    final: dict[str, Any]
+    ended: str | None
+    provisional_used: list[str]
+    provisional_scenario: str | None
+    state_hash: str
+
+
+# ---- policies ---------------------------------------------------------------------------------
+
+
+def load_answers(path: str) -> dict[str, list[str]]:
+    """A scripted policy's answers: ``name = "value"`` or ``name = ["first", "second"]``."""
+    raw, _ = read_toml(path, "--policy")
+    answers = raw.get("answers", raw)
+    out: dict[str, list[str]] = {}
+    for name, value in answers.items():
+        values = value if isinstance(value, list) else [value]
+        out[name] = [v if isinstance(v, str) else json.dumps(v) for v in values]
+    return out
+
+
+def make_policy(
+    spec: str,
+    seed: int | None,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+    context: Callable[[], list[str]] | None = None,
+) -> Policy:
+    """``default``, ``random``, ``interactive`` or ``scripted:FILE`` (a .toml path works too)."""
+    if spec == "default":
+        return DefaultPolicy()
+    if spec == "random":
+        return RandomPolicy(seed)
+    if spec == "interactive":
+        return InteractivePolicy(read, write, context or (lambda: []))
+    path = spec.split(":", 1)[1] if spec.startswith("scripted:") else spec
+    if spec.startswith("scripted:") or path.endswith(".toml"):
+        return StrictScriptedPolicy(load_answers(path), path)
+    raise InputError(
+        [
+            error(
+                f"unknown policy '{spec}'",
+                where="--policy",
+                hint="use default, random, interactive or scripted:FILE.toml",
+            )
+        ]
+    )
+
+
+def policy_state(policy: Policy) -> dict[str, Any]:
+    if isinstance(policy, StrictScriptedPolicy):
+        return {"used": dict(policy.used)}
+    if isinstance(policy, RandomPolicy):
+        return {"rng": _rng_state(policy.rng)}
+    return {}
+
+
+def restore_policy(policy: Policy, state: dict[str, Any]) -> None:
+    if isinstance(policy, StrictScriptedPolicy):
+        policy.used = dict(state.get("used", {}))
+    elif isinstance(policy, RandomPolicy) and "rng" in state:
+        _set_rng(policy.rng, state["rng"])
+
+
+def _rng_state(rng: random.Random) -> list[int]:
+    version, internal, gauss = rng.getstate()
+    return [version, *internal, -1 if gauss is None else 1]
+
+
+def _set_rng(rng: random.Random, data: list[int]) -> None:
+    rng.setstate((data[0], tuple(data[1:-1]), None))
+
+
+# ---- the game ----------------------------------------------------------------------------------
+
+
+@define
+class Game:
+    """A scenario being played."""
+
+    checked: Checked
+    scenario: Scenario
+    interp: Interpreter
+    seed: int | None
+    policy_spec: str
+    turn: int = 0
+    ended: str | None = None
+    reports: list[TurnReport] = field(factory=list)
+    provisional_used: list[str] = field(factory=list)
+
+    @property
+    def summary_names(self) -> list[str]:
+        """The state shown after each turn: the scenario's list, or every track."""
+        return self.scenario.info.summary or list(self.checked.book.tracks)
+
+    def values(self) -> dict[str, Any]:
+        state = self.interp.state.values
+        return {name: to_json(state[name]) for name in self.summary_names}
+
+    def play(
+        self,
+        turns: int | None = None,
+        trace: TextSink | None = None,
+        explain: Callable[[int, list[Event]], None] | None = None,
+    ) -> RunResult:
+        """Play up to ``turns`` turns (or to the scenario's end); stream the trace if asked,
+        and hand each turn's events to ``explain``."""
+        info = self.scenario.info
+        played = 0
+        while self.ended is None and self.turn < info.turns and (turns is None or played < turns):
+            self.turn += 1
+            played += 1
+            self.interp.run_sequence(info.sequence)
+            if info.victory is not None:
+                verdict = self.interp.call(info.victory, {})
+                if verdict is not None:
+                    self.ended = str(to_json(verdict))
+            if self.ended is None and self.turn >= info.turns:
+                verdict = self.interp.call(info.final, {}) if info.final is not None else None
+                self.ended = (
+                    str(to_json(verdict))
+                    if verdict is not None
+                    else "the scenario's last turn is played"
+                )
+            self.reports.append(TurnReport(self.turn, self.values(), self.ended))
+            if trace is not None:
+                _write_line(trace, {"event": "turn", "turn": self.turn})
+                for data in self.interp.trace.to_json():
+                    _write_line(trace, data)
+            if explain is not None:
+                explain(self.turn, self.interp.trace.events)
+            for item in self.interp.trace.provisional_used:
+                if item not in self.provisional_used:
+                    self.provisional_used.append(item)
+            self.interp.trace.events.clear()
+        return self.result(played)
+
+    def result(self, played: int) -> RunResult:
+        book = self.checked.book
+        return RunResult(
+            book.name,
+            book.edition or "",
+            self.scenario.ref(self.checked),
+            self.scenario.info.title,
+            self.seed,
+            self.policy_spec,
+            self.turn,
+            played,
+            list(self.reports),
+            {
+                name: to_json(v)
+                for name, v in self.interp.state.values.items()
+                if name in self.summary_names
+            },
+            self.ended,
+            list(self.provisional_used),
+            self.scenario.info.provisional,
+            state_hash(self.interp.state.values),
+        )
+
+    def save(self, path: str) -> None:
+        values, entities = encode_state(self.interp.state.values)
+        dice = self.interp.dice
+        book = self.checked.book
+        write_save(
+            path,
+            SaveFile(
+                SAVE_FORMAT,
+                book.name,
+                book.edition or "",
+                self.scenario.ref(self.checked),
+                self.scenario.info.title,
+                self.turn,
+                self.policy_spec,
+                values,
+                entities,
+                self.seed,
+                _rng_state(dice.rng) if isinstance(dice, SeededDice) else [],
+                policy_state(self.interp.policy),
+                sorted(self.interp.changed),
+                list(self.provisional_used),
+                self.interp.entity_count,
+                self.ended or "",
+                list(book.options_on),
+            ),
+        )
+
+
+def new_game(
+    checked: Checked,
+    scenario_name: str | None,
+    seed: int | None,
+    policy_spec: str = "default",
+    policy: Policy | None = None,
+) -> Game:
+    """A game at the start of a scenario (the rulebook's default one if none is named)."""
+    name = scenario_name or checked.book.default_scenario
+    if name is None:
+        raise InputError(
+            [
+                error(
+                    "this rulebook names no default scenario",
+                    where="--scenario",
+                    hint="give --scenario NAME",
+                )
+            ]
+        )
+    scenario = load_scenario(checked, find_scenario(checked, name))
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    interp = Interpreter(checked, SeededDice(seed), policy or make_policy(policy_spec, seed))
+    apply_scenario(checked, scenario, interp)
+    interp.trace.events.clear()
+    return Game(checked, scenario, interp, seed, policy_spec)
+
+
+def resume_game(
+    checked: Checked, path: str, policy_spec: str | None = None, policy: Policy | None = None
+) -> Game:
+    """A game continued from a save: same state, same dice, same policy."""
+    book = checked.book
+    save = read_save(path, book.name, book.edition or "", book.options_on)
+    scenario = load_scenario(checked, find_scenario(checked, save.scenario))
+    spec = policy_spec or save.policy
+    dice = SeededDice(save.seed)
+    if save.dice_state:
+        _set_rng(dice.rng, save.dice_state)
+    chosen = policy or make_policy(spec, save.seed)
+    if spec == save.policy:
+        restore_policy(chosen, save.policy_state)
+    decoder = Decoder(save.entities, checked.vocab)
+    try:
+        values = {name: decoder.value(v) for name, v in save.values.items()}
+    except (ValueError, KeyError) as exc:
+        raise InputError(
+            [error(f"'{path}' does not fit this rulebook: {exc}", where="--resume")]
+        ) from None
+    interp = Interpreter(checked, dice, chosen, GameState(values))
+    interp.changed = set(save.changed)
+    interp.entity_count = save.entity_count
+    game = Game(checked, scenario, interp, save.seed, spec, save.turn, save.ended or None)
+    game.provisional_used = list(save.provisional_used)
+    return game
+
+
+# ---- traces and replays ----------------------------------------------------------------
+
+
+def _write_line(out: TextSink, data: dict[str, Any]) -> None:
+    out.write(json.dumps(data, ensure_ascii=False, sort_keys=True) + "\n")
+
+
+def trace_header(game: Game, rulebook_arg: str, resumed: str | None) -> dict[str, Any]:
+    book = game.checked.book
+    return {
+        "rulekit_trace": TRACE_FORMAT,
+        "rulebook": rulebook_arg,
+        "name": book.name,
+        "edition": book.edition or "",
+        "options": list(book.options_on),
+        "scenario": game.scenario.ref(game.checked),
+        "seed": game.seed,
+        "policy": game.policy_spec,
+        "start_turn": game.turn,
+        "resumed_from": resumed,
+    }
+
+
+def write_trace_footer(out: TextSink, result: RunResult) -> None:
+    _write_line(
+        out,
+        {
+            "end": True,
+            "turns": result.turns,
+            "state_hash": result.state_hash,
+            "ended": result.ended,
+        },
+    )
+
+
+@define
+class ReplayReport:
+    turns: int
+    events: int
+    state_hash: str
+
+
+def _read_trace(
+    path: str,
+) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]], dict[str, Any]]:
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise InputError(
+            [error(f"cannot read trace '{path}': {exc.strerror}", where="replay")]
+        ) from None
+    records: list[tuple[int, dict[str, Any]]] = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            records.append((number, json.loads(line)))
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                [error(f"{path}:{number}: not JSON: {exc.msg}", where="replay")]
+            ) from None
+    if not records or "rulekit_trace" not in records[0][1]:
+        raise InputError([error(f"'{path}' is not a rulekit trace", where="replay")])
+    if "end" not in records[-1][1]:
+        raise InputError([error(f"'{path}' is cut short: it has no end line", where="replay")])
+    return records[0][1], records[1:-1], records[-1][1]
+
+
+def replay(checked: Checked, path: str) -> ReplayReport:
+    """Re-run a recorded game from its own dice and decisions; every event must match."""
+    header, body, footer = _read_trace(path)
+    faces: list[int] = []
+    decisions: list[int] = []
+    deciders: list[str] = []
+    for _, data in body:
+        if data.get("event") == "roll":
+            faces.extend(data["faces"])
+        elif data.get("event") == "draw" and data.get("of", 0) > 1:
+            faces.append(data["position"])
+        elif data.get("event") == "decision":
+            decisions.append(int(data.get("index", 0)))
+            deciders.append(str(data.get("by", "replay")))
+    policy = ReplayPolicy(decisions, deciders)
+    if header.get("resumed_from"):
+        game = resume_game(checked, header["resumed_from"], header["policy"], policy)
+    else:
+        game = new_game(checked, header["scenario"], header["seed"], header["policy"], policy)
+    game.interp.dice = ForcedDice(faces)
+    recorded = iter(body)
+    turns = footer.get("turns", 0) - header.get("start_turn", 0)
+    for _ in range(max(turns, 0)):
+        if game.ended is not None:
+            break
+        try:
+            game.play(1, _Checker(recorded, path))
+        except InputError as exc:
+            if exc.diagnostics and exc.diagnostics[0].where in ("--dice", "replay"):
+                raise InputError(
+                    [
+                        error(
+                            f"the trace does not match the game: {exc.diagnostics[0].message}",
+                            where=path,
+                            hint="the trace was changed after it was written",
+                        )
+                    ]
+                ) from None
+            raise
+    leftover = next(recorded, None)
+    if leftover is not None:
+        raise InputError(
+            [
+                error(
+                    f"{path}:{leftover[0]}: the trace has events the game does not make",
+                    where="replay",
+                    hint="the trace was changed after it was written",
+                )
+            ]
+        )
+    final = state_hash(game.interp.state.values)
+    if final != footer.get("state_hash"):
+        raise InputError(
+            [
+                error(
+                    f"the replay ends in another state than the trace says ({final[:12]}"
+                    f" instead of {str(footer.get('state_hash'))[:12]})",
+                    where=path,
+                    hint="the trace was changed after it was written",
+                )
+            ]
+        )
+    return ReplayReport(game.turn, sum(1 for _ in body), final)
+
+
+class _Checker:
+    """A trace sink that compares each line the replay writes with the recorded one."""
+
+    def __init__(self, recorded: Iterator[tuple[int, dict[str, Any]]], path: str) -> None:
+        self.recorded = recorded
+        self.path = path
+
+    def write(self, text: str) -> int:
+        for line in text.splitlines():
+            produced = json.loads(line)
+            expected = next(self.recorded, None)
+            if expected is None:
+                raise InputError(
+                    [
+                        error(
+                            f"{self.path}: the trace ends before the game does",
+                            where="replay",
+                            hint="the trace was changed after it was written",
+                        )
+                    ]
+                )
+            number, data = expected
+            if data != produced:
+                raise InputError(
+                    [
+                        error(
+                            f"{self.path}:{number}: the trace differs from the game here",
+                            where="replay",
+                            hint=f"recorded {_short(data)}; replayed {_short(produced)}",
+                        )
+                    ]
+                )
+        return len(text)
+
+
+def _short(data: dict[str, Any]) -> str:
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True)
+    return text if len(text) < 160 else text[:157] + "..."
+
+
+def describe_turn(report: TurnReport) -> str:
+    values = ", ".join(f"{k} {v}" for k, v in report.values.items())
+    end = f" -- {report.ended}" if report.ended else ""
+    return f"turn {report.turn}: {values}{end}"

@@ -1,0 +1,261 @@
+"""Saved games: the whole game state, the dice and the policy, as TOML written atomically.
+
+A value is stored as itself when TOML has it (numbers, text, yes/no) and otherwise as a small
+tagged table: ``{none = true}``, ``{enum = "area", member = "Kuriles", printed = "Kurile
+Islands"}``, ``{list = [...]}``, ``{ref = 3}`` for a game piece (pieces are stored once, in
+``[[entities]]``, so a piece in two lists stays one piece).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import cattrs
+import tomli_w
+from attrs import define, field
+
+from rulekit.book.coerce import Vocabulary
+from rulekit.book.inputs import read_toml
+from rulekit.engine.values import (
+    Entity,
+    EnumValue,
+    Followed,
+    MarkerValue,
+    RangeValue,
+    RecordValue,
+    RollValue,
+)
+from rulekit.errors import InputError, error
+
+SAVE_FORMAT = 1
+
+
+@define
+class SavedEntity:
+    """A game piece: its kind, label and attributes (encoded)."""
+
+    id: int
+    kind: str
+    label: str
+    attrs: dict[str, Any]
+
+
+@define
+class SaveFile:
+    """Everything needed to continue a game exactly where it stopped."""
+
+    format: int
+    rulebook: str
+    edition: str
+    scenario: str
+    title: str
+    turn: int
+    policy: str
+    values: dict[str, Any]
+    entities: list[SavedEntity] = field(factory=list)
+    seed: int | None = None
+    dice_state: list[int] = field(factory=list)
+    policy_state: dict[str, Any] = field(factory=dict)
+    changed: list[str] = field(factory=list)
+    provisional_used: list[str] = field(factory=list)
+    entity_count: int = 0
+    ended: str = ""
+    options: list[str] = field(factory=list)  # optional rules switched on
+
+
+_converter = cattrs.Converter()
+
+
+class Encoder:
+    """Turns runtime values into TOML-ready data, collecting the game pieces met."""
+
+    def __init__(self) -> None:
+        self.ids: dict[int, int] = {}
+        self.entities: list[SavedEntity] = []
+
+    def value(self, value: Any) -> Any:
+        if isinstance(value, bool | int | str):
+            return value
+        if value is None:
+            return {"none": True}
+        if isinstance(value, Fraction):
+            return {"fraction": f"{value.numerator}/{value.denominator}"}
+        if isinstance(value, EnumValue):
+            return {"enum": value.enum, "member": value.member, "printed": value.printed}
+        if isinstance(value, MarkerValue):
+            return {"marker": value.name, "symbol": value.symbol}
+        if isinstance(value, RangeValue):
+            return {"range": value.printed, "low": _opt(value.low), "high": _opt(value.high)}
+        if isinstance(value, RecordValue):
+            return {"record": value.type, "fields": {k: self.value(v) for k, v in value.fields}}
+        if isinstance(value, RollValue):
+            return value.total
+        if isinstance(value, Followed):
+            return self.value(value.value)
+        if isinstance(value, tuple):
+            return {"list": [self.value(v) for v in value]}
+        if isinstance(value, Entity):
+            return {"ref": self.entity(value)}
+        raise TypeError(f"cannot save {value!r}")
+
+    def entity(self, piece: Entity) -> int:
+        key = id(piece)
+        if key not in self.ids:
+            number = len(self.ids) + 1
+            self.ids[key] = number
+            saved = SavedEntity(number, piece.kind, piece.label, {})
+            self.entities.append(saved)
+            saved.attrs = {k: self.value(v) for k, v in piece.attrs.items()}
+        return self.ids[key]
+
+
+def _opt(value: int | None) -> Any:
+    return {"none": True} if value is None else value
+
+
+class Decoder:
+    """Turns saved data back into runtime values; pieces are rebuilt once and shared."""
+
+    def __init__(self, entities: list[SavedEntity], vocab: Vocabulary) -> None:
+        self.saved = {e.id: e for e in entities}
+        self.built: dict[int, Entity] = {}
+        self.vocab = vocab
+
+    def value(self, data: Any) -> Any:
+        if isinstance(data, bool | int | str):
+            return data
+        if isinstance(data, list):  # tolerate plain arrays
+            return tuple(self.value(v) for v in data)
+        if not isinstance(data, dict):
+            raise ValueError(f"unreadable value {data!r}")
+        if "none" in data:
+            return None
+        if "fraction" in data:
+            return Fraction(data["fraction"])
+        if "enum" in data:
+            member = self.vocab.enum_value(data["enum"], data["member"])
+            if member is None:
+                raise ValueError(f"{data['member']} is no longer a {data['enum']}")
+            return EnumValue(member.enum, member.member, member.index, data.get("printed", ""))
+        if "marker" in data:
+            return MarkerValue(data["marker"], data["symbol"])
+        if "range" in data:
+            return RangeValue(self.value(data["low"]), self.value(data["high"]), data["range"])
+        if "record" in data:
+            return RecordValue(
+                data["record"], tuple((k, self.value(v)) for k, v in data["fields"].items())
+            )
+        if "list" in data:
+            return tuple(self.value(v) for v in data["list"])
+        if "ref" in data:
+            return self.entity(data["ref"])
+        raise ValueError(f"unreadable value {data!r}")
+
+    def entity(self, number: int) -> Entity:
+        if number not in self.built:
+            saved = self.saved[number]
+            piece = Entity(saved.kind, {}, saved.label)
+            self.built[number] = piece
+            piece.attrs.update({k: self.value(v) for k, v in saved.attrs.items()})
+        return self.built[number]
+
+
+def encode_state(values: dict[str, Any]) -> tuple[dict[str, Any], list[SavedEntity]]:
+    encoder = Encoder()
+    encoded = {name: encoder.value(value) for name, value in values.items()}
+    return encoded, encoder.entities
+
+
+def state_hash(values: dict[str, Any]) -> str:
+    """A fingerprint of a game state: equal states, equal hashes, in any process."""
+    encoded, entities = encode_state(values)
+    data = {"values": encoded, "entities": [_converter.unstructure(e) for e in entities]}
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def write_save(path: str, save: SaveFile) -> None:
+    """Write atomically: a temporary file in the same folder, then a rename."""
+    data = _converter.unstructure(save)
+    text = tomli_w.dumps(_drop_nones(data))
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _drop_nones(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _drop_nones(v) for k, v in data.items() if v is not None}
+    if isinstance(data, list):
+        return [_drop_nones(v) for v in data]
+    return data
+
+
+def read_save(path: str, rulebook: str, edition: str, options: list[str]) -> SaveFile:
+    """Read a save, refusing one from another rulebook, edition, options or newer format."""
+    raw, _ = read_toml(path, "--resume")
+    version = raw.get("format")
+    if not isinstance(version, int):
+        raise InputError([error(f"'{path}' is not a rulekit save (no format)", where="--resume")])
+    if version > SAVE_FORMAT:
+        raise InputError(
+            [
+                error(
+                    f"'{path}' was saved in format {version}; this rulekit reads format "
+                    f"{SAVE_FORMAT} and older",
+                    where="--resume",
+                    hint="upgrade rulekit to load it",
+                )
+            ]
+        )
+    if raw.get("rulebook") != rulebook or raw.get("edition", "") != edition:
+        raise InputError(
+            [
+                error(
+                    f"'{path}' is a save of {raw.get('rulebook')} {raw.get('edition', '')}, "
+                    f"not of {rulebook} {edition}",
+                    where="--resume",
+                    hint="resume it with the rulebook and edition it was saved with",
+                )
+            ]
+        )
+    saved = list(raw.get("options", []))
+    if sorted(saved) != sorted(options):
+        given = " ".join(f"--option {o}" for o in saved) or "no --option"
+        raise InputError(
+            [
+                error(
+                    f"'{path}' was saved with options {', '.join(saved) or 'none'}, "
+                    f"not {', '.join(options) or 'none'}",
+                    where="--resume",
+                    hint=f"resume it with {given}",
+                )
+            ]
+        )
+    try:
+        return _converter.structure(raw, SaveFile)
+    except Exception as exc:
+        notes = (
+            cattrs.transform_error(exc)
+            if isinstance(exc, cattrs.BaseValidationError)
+            else [str(exc)]
+        )
+        raise InputError(
+            [error(f"'{path}' is damaged: {'; '.join(notes)}", where="--resume")]
+        ) from None
