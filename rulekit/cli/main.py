@@ -535,7 +535,14 @@ def fmt_cmd(rulebook: str, check_only: bool) -> None:
 @click.option("--resume", "resume", metavar="FILE", help="Continue a saved game.")
 @click.option("--trace", "trace", metavar="FILE", help="Write every event as JSON lines.")
 @click.option(
-    "--explain", "explain", is_flag=True, help="Print every turn's rolls, rows and rules."
+    "--explain",
+    "explain",
+    is_flag=False,
+    flag_value="story",
+    default=None,
+    type=click.Choice(["story", "all"]),
+    help="Print every turn's rolls, rows, decisions and changes with their rules; "
+    "book-keeping (range and distance look-ups) folded. --explain all: every event.",
 )
 @json_flag
 @reports_errors
@@ -549,7 +556,7 @@ def run_cmd(
     save: str | None,
     resume: str | None,
     trace: str | None,
-    explain: bool,
+    explain: str | None,
     as_json: bool,
 ) -> None:
     """Play a scenario turn after turn through the rulebook's sequence of play."""
@@ -599,7 +606,8 @@ def run_cmd(
         with located_in(checked.book.sources):
             if sink is not None:
                 sink.write(json.dumps(trace_header(game, rulebook, resume), sort_keys=True) + "\n")
-            result = game.play(turns, sink, explain_turn if explain and not as_json else None)
+            shown = functools.partial(explain_turn, every=explain == "all")
+            result = game.play(turns, sink, shown if explain and not as_json else None)
             if sink is not None:
                 write_trace_footer(sink, result)
     finally:

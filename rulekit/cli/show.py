@@ -192,11 +192,13 @@ def print_summary(checked: Checked, arg: str) -> None:
         out.print(Text("no provisional values"))
 
 
-def explain_turn(turn: int, events: list[Any]) -> None:
+def explain_turn(turn: int, events: list[Any], every: bool = False) -> None:
+    """A turn's events, book-keeping folded (rulekit.play.story) unless ``every``."""
     from rulekit.engine.trace import render_event
+    from rulekit.play.story import fold
 
     out.print(Text(f"--- turn {turn}", style="bold"))
-    for e in events:
+    for e in events if every else fold(events):
         out.print(Text(render_event(e)))
 
 
