@@ -15,6 +15,7 @@ from rulekit.book.check_exprs import (
 )
 from rulekit.book.coerce import Vocabulary
 from rulekit.book.loader import load_rulebook
+from rulekit.book.provenance import cell_reasons
 from rulekit.book.rulebook import Rulebook
 from rulekit.book.tables import CompiledTable, TableDim, TableReader, coverage
 from rulekit.engine.dice import Die, faces_of
@@ -261,7 +262,7 @@ class Checker(ExprChecker):
             self.tables[decl.name] = table
             self._table_actions(decl, table, dims)
             if table.provisional_cells:
-                reason = decl.provenance.reason if decl.provenance else "cells marked ~"
+                reason = decl.provenance.reason if decl.provenance else cell_reasons(decl)
                 self.provisional.append(
                     ProvisionalItem(
                         f"table {decl.name}", decl.span, table.provisional_cells, reason

@@ -87,10 +87,24 @@ def main() -> None:
 @main.command("check")
 @click.argument("rulebook")
 @option_switches
+@click.option(
+    "--provenance",
+    is_flag=True,
+    help="Count the values printed, derived from worked examples and provisional, table by table.",
+)
 @json_flag
 @reports_errors
-def check_cmd(rulebook: str, options: tuple[str, ...], as_json: bool) -> None:
-    """Parse and validate a rulebook; count its provisional values."""
+def check_cmd(rulebook: str, options: tuple[str, ...], provenance: bool, as_json: bool) -> None:
+    """Parse and validate a rulebook; count its provisional values.
+
+    \b
+    Examples:
+      rulekit check rulebooks/silent_war
+      rulekit check rulebooks/gato_leader --provenance
+      rulekit check rulebooks/attack_sub --json
+    """
+    from rulekit.cli.provenance_view import print_provenance, provenance_json
+
     try:
         book = load_rulebook(rulebook, options)
     except RulekitError as exc:
@@ -132,12 +146,15 @@ def check_cmd(rulebook: str, options: tuple[str, ...], as_json: bool) -> None:
                     }
                     for p in checked.provisional
                 ],
+                "provenance": provenance_json(book),
             }
         )
     else:
         for diag in checked.errors + checked.warnings:
             err.print(Text(RulekitError([diag]).render(sources)))
         print_summary(checked, rulebook)
+        if provenance:
+            print_provenance(book, out)
     if not ok:
         sys.exit(1)
 

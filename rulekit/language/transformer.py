@@ -44,6 +44,15 @@ class _Opt:
         self.prov = next((c for c in children if isinstance(c, n.Provenance)), None)
 
 
+def _provenance(
+    mark: n.Provenance | n.Derived | None,
+) -> tuple[n.Provenance | None, n.Derived | None]:
+    """The trailing mark of a declaration, as (provisional, derived from an example)."""
+    if isinstance(mark, n.Derived):
+        return None, mark
+    return mark, None
+
+
 @v_args(meta=True)
 class AstBuilder(Transformer[Token, n.Module]):
     """Turns a parse tree of one file into a :class:`rulekit.language.nodes.Module`."""
@@ -143,18 +152,30 @@ class AstBuilder(Transformer[Token, n.Module]):
 
     def state_decl(self, meta: Meta, c: list[Any]) -> n.StateDecl:
         name, type_, initial, ref, title, prov = c
+        prov, derived = _provenance(prov)
         return n.StateDecl(
-            str(name), type_, initial, ref, self._title(title), prov, span=self._span(name)
+            str(name),
+            type_,
+            initial,
+            ref,
+            self._title(title),
+            prov,
+            derived,
+            span=self._span(name),
         )
 
     def const_decl(self, meta: Meta, c: list[Any]) -> n.ConstDecl:
         name, type_, value, ref, title, prov = c
+        prov, derived = _provenance(prov)
         return n.ConstDecl(
-            str(name), type_, value, ref, self._title(title), prov, span=self._span(name)
+            str(name), type_, value, ref, self._title(title), prov, derived, span=self._span(name)
         )
 
     def provenance(self, meta: Meta, c: list[Any]) -> n.Provenance:
         return n.Provenance(_string(c[0]) if c[0] is not None else "")
+
+    def derived(self, meta: Meta, c: list[Any]) -> n.Derived:
+        return n.Derived(_string(c[0]), span=self._span(meta))
 
     def kind_decl(self, meta: Meta, c: list[Any]) -> n.KindDecl:
         fields = tuple(_present(c[3:], n.FieldDecl))
@@ -162,8 +183,16 @@ class AstBuilder(Transformer[Token, n.Module]):
 
     def field(self, meta: Meta, c: list[Any]) -> n.FieldDecl:
         name, type_, default, ref, title, prov = c
+        prov, derived = _provenance(prov)
         return n.FieldDecl(
-            str(name), type_, default, ref, self._title(title), prov, span=self._span(name)
+            str(name),
+            type_,
+            default,
+            ref,
+            self._title(title),
+            prov,
+            derived,
+            span=self._span(name),
         )
 
     def record_decl(self, meta: Meta, c: list[Any]) -> n.RecordDecl:
@@ -193,12 +222,15 @@ class AstBuilder(Transformer[Token, n.Module]):
     def table_decl(self, meta: Meta, c: list[Any]) -> n.TableDecl:
         name, ref, title, dims, result = c[:5]
         prov: n.Provenance | None = None
+        derived: n.Derived | None = None
         notes: list[str] = []
         lines: list[n.TableLine] = []
         default: n.Cell | None = None
         for x in c[5:]:
             if isinstance(x, n.Provenance):
                 prov = x
+            elif isinstance(x, n.Derived):
+                derived = x
             elif isinstance(x, n.TableLine):
                 lines.append(x)
             elif isinstance(x, _Default):
@@ -215,6 +247,7 @@ class AstBuilder(Transformer[Token, n.Module]):
             prov,
             tuple(notes),
             default,
+            derived,
             span=self._span(name),
         )
 
@@ -232,6 +265,9 @@ class AstBuilder(Transformer[Token, n.Module]):
 
     def table_provisional(self, meta: Meta, c: list[Any]) -> n.Provenance:
         return n.Provenance(_string(c[0]) if c[0] is not None else "")
+
+    def table_derived(self, meta: Meta, c: list[Any]) -> n.Derived:
+        return n.Derived(_string(c[0]), span=self._span(meta))
 
     def table_default(self, meta: Meta, c: list[Any]) -> _Default:
         return _Default(c[0])
@@ -277,6 +313,9 @@ class AstBuilder(Transformer[Token, n.Module]):
 
     def cell_provisional(self, meta: Meta, c: list[Any]) -> n.CellProvisional:
         return n.CellProvisional(c[0], span=self._span(meta))
+
+    def cell_provisional_why(self, meta: Meta, c: list[Any]) -> n.CellProvisional:
+        return n.CellProvisional(c[1], _string(c[0]), span=self._span(meta))
 
     # ---- modifiers ------------------------------------------------------------------
 

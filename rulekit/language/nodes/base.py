@@ -6,6 +6,7 @@ from attrs import field, frozen
 
 __all__ = [
     "NO_SPAN",
+    "Derived",
     "ListType",
     "Provenance",
     "RuleRef",
@@ -64,6 +65,17 @@ class Provenance:
     """Marks a value the source text does not print (``provisional "why"``)."""
 
     reason: str = ""
+
+
+@frozen
+class Derived:
+    """Marks values the source prints only through a worked example (``derived "where"``).
+
+    Not provisional: the number is the publisher's, read off an example rather than a chart.
+    """
+
+    cite: str
+    span: Span = span_field()
 
 
 # ---- types -------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from rulekit.language.nodes.base import Provenance, RuleRef, Span, TypeExpr, span_field
+from rulekit.language.nodes.base import Derived, Provenance, RuleRef, Span, TypeExpr, span_field
 from rulekit.language.nodes.exprs import Call, DiceSpec, Expr, RollMod
 from rulekit.language.nodes.stmts import Stmt
 
@@ -161,6 +161,7 @@ class StateDecl:
     ref: RuleRef | None = None
     title: str | None = None
     provenance: Provenance | None = None
+    derived: Derived | None = None
     span: Span = span_field()
 
 
@@ -174,6 +175,7 @@ class ConstDecl:
     ref: RuleRef | None = None
     title: str | None = None
     provenance: Provenance | None = None
+    derived: Derived | None = None
     span: Span = span_field()
 
 
@@ -187,6 +189,7 @@ class FieldDecl:
     ref: RuleRef | None = None
     title: str | None = None
     provenance: Provenance | None = None
+    derived: Derived | None = None
     span: Span = span_field()
 
 
@@ -250,9 +253,10 @@ class CellList:
 
 @frozen
 class CellProvisional:
-    """``~value``: a value the source does not print."""
+    """``~value`` or ``~"why" value``: a value the source does not print, and why."""
 
     value: Cell
+    reason: str | None = None
     span: Span = span_field()
 
 
@@ -314,6 +318,7 @@ class TableDecl:
     provenance: Provenance | None = None
     notes: tuple[str, ...] = ()
     default: Cell | None = None
+    derived: Derived | None = None
     span: Span = span_field()
 
 
