@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from test_silent_war_invariants import INVARIANTS, Report, play_checked  # noqa: E402
 
-from rulekit.checker import Checked, load  # noqa: E402
+from rulekit.book.checker import Checked, load  # noqa: E402
 
 _BOOK: Checked | None = None
 

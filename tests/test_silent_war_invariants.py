@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from attrs import define, field
 
-from rulekit.checker import Checked, load
+from rulekit.book.checker import Checked, load
+from rulekit.engine.values import Entity
 from rulekit.errors import RulekitError
-from rulekit.runner import Game, new_game
-from rulekit.values import Entity
+from rulekit.play.runner import Game, new_game
 
 # [2.3 B2] "Some specific named Japanese ships are provided ... If sunk, these ships are
 # permanently removed from play." Each is one piece: it may never be in play twice.
