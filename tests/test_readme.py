@@ -72,7 +72,20 @@ def test_readme_command_exists_with_its_options(command: str) -> None:
 
 
 def _excerpts() -> list[str]:
-    blocks = re.findall(r"```\n(.*?)\n```", README, flags=re.S)
+    """Code blocks without a language that show a table or a modifier list."""
+    blocks: list[str] = []
+    fence: str | None = None
+    current: list[str] = []
+    for line in README.splitlines():
+        if line.startswith("```"):
+            if fence is None:
+                fence, current = line[3:], []
+            else:
+                if fence == "":
+                    blocks.append("\n".join(current))
+                fence = None
+        elif fence is not None:
+            current.append(line)
     return [b for b in blocks if b.startswith(("table ", "modifiers "))]
 
 
