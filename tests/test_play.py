@@ -126,3 +126,54 @@ def test_value_not_position(tmp_path: Path) -> None:
     child.expect(rf"set {re.escape(target)}\.points \[14\.15\]: 0 -> 2")
     child.sendintr()
     child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize(
+    ("rulebook", "seed", "status", "first", "named"),
+    [
+        (
+            "rulebooks/gato_leader",
+            "3",
+            r"USS Salmon \(Trained\): Brisbane; Torpedoes 8 ready / 16 stored",
+            r"\? purchase Priority R&R \[§Priority R&R\]",
+            r"\? (Torpedo Modification for USS [A-Za-z]+) \[§Torpedo Modifications\]",
+        ),
+        (
+            "rulebooks/steel_wolves_like",
+            "1",
+            r"torpedoes 24 \(Mk 14\), hull damage 0",
+            r"\? how to attack \(or not\) \[E1\]",
+            r"\? (torpedoes at [^\r\n]+) \[S1\]",
+        ),
+    ],
+)
+def test_other_campaigns(
+    tmp_path: Path, rulebook: str, seed: str, status: str, first: str, named: str
+) -> None:
+    child = spawn(tmp_path, rulebook, "--seed", seed)
+    child.expect("=== Turn 1 of")
+    child.expect(status)  # the rulebook's status view at the turn start
+    enter_until(child, first)
+    child.expect(PROMPT)
+    child.sendline("help")
+    child.expect(r"rule \[")
+    child.expect(PROMPT)
+    child.sendline("status")
+    child.expect(status)
+    child.expect(PROMPT)
+    child.sendline("")  # the default
+    question = enter_until(child, named).group(1)  # a prompt naming its subject
+    child.expect(PROMPT)
+    child.sendline("undo")  # back to the previous question the player answered
+    child.expect(r"undo: back to your previous decision")
+    child.expect(r"\? [^\r\n]+")
+    child.expect(PROMPT)
+    child.sendline("")
+    enter_until(child, re.escape(question))
+    child.expect(PROMPT)
+    child.sendline("save " + str(tmp_path / "game.toml"))
+    child.expect("saved in")
+    child.expect(PROMPT)
+    again = interrupt_and_resume(child, tmp_path, question)
+    again.sendintr()
+    again.expect(pexpect.EOF)
