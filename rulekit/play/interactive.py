@@ -298,10 +298,10 @@ class PlaySession:
         while True:
             shown = f"[{labels[default]}] " if default is not None else ""
             answer = self.read(f"{shown}> ").strip()
-            index = self._command(answer, request, labels, interp)
-            if index is not None:
+            picked = self._command(answer, request, labels, interp)
+            if picked is not None:
                 by = "player (auto)" if answer.lower() == "auto" else "player"
-                return self._answer(request, index, by)
+                return self._answer(request, picked, by)
 
     def _answer(self, request: DecisionRequest, index: int, by: str) -> tuple[Any, str]:
         self.save.answers.append(index)
