@@ -18,6 +18,7 @@ from rulekit.book.loader import load_rulebook
 from rulekit.book.provenance import cell_reasons
 from rulekit.book.rulebook import Rulebook
 from rulekit.book.tables import CompiledTable, TableDim, TableReader, coverage
+from rulekit.book.views import check_views
 from rulekit.engine.dice import Die, faces_of
 from rulekit.engine.values import EnumValue
 from rulekit.errors import Diagnostic, RulebookInvalid, did_you_mean
@@ -108,6 +109,7 @@ class Checker(ExprChecker):
             self._procedure(proc)
         for sequence in self.book.sequences.values():
             self._sequence(sequence)
+        check_views(self)
         return Checked(
             self.book,
             self.vocab,
@@ -383,6 +385,8 @@ class Checker(ExprChecker):
             item = options.item if isinstance(options, t.ListT) else t.ANY
             if stmt.default is not None:
                 self._expect(stmt.default, item, scope, "the default choice")
+            if stmt.title:  # a prompt may name its subject: "Attack points for {u.name}"
+                self._check_placeholders(stmt.title, stmt.span, scope)
             scope.locals[stmt.name] = item
         elif isinstance(stmt, n.Require):
             self._condition(stmt.cond, scope)

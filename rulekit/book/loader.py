@@ -244,6 +244,11 @@ class _Loader:
                 self._duplicate(f"option {decl.name}", decl.span, book.options[decl.name].span)
             book.options[decl.name] = decl
             return
+        if isinstance(decl, n.ViewDecl):
+            if decl.name in book.views:
+                self._duplicate(f"view {decl.name}", decl.span, book.views[decl.name].span)
+            book.views[decl.name] = decl
+            return
         if isinstance(decl, n.SequenceDecl):
             if decl.name in book.sequences:
                 self._duplicate(f"sequence {decl.name}", decl.span, book.sequences[decl.name].span)

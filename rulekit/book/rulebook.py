@@ -38,6 +38,7 @@ class Rulebook:
     options_on: list[str] = field(factory=list)  # ... and those switched on
     variants: list[str] = field(factory=list)  # the variants applied, base first
     patches: dict[str, list[n.SetCells]] = field(factory=dict)  # table cells set by changes
+    views: dict[str, n.ViewDecl] = field(factory=dict)  # what a player sees (rulekit play)
 
     @property
     def sequence(self) -> n.SequenceDecl | None:

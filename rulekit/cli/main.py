@@ -766,5 +766,9 @@ def simulate_cmd(
         out.print(Text(f"  {count:>5}  {ending}"))
 
 
+from rulekit.cli.play_cmd import play_cmd  # noqa: E402 - registered last: a module of its own
+
+main.add_command(play_cmd)
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -469,6 +469,10 @@ class AstBuilder(Transformer[Token, n.Module]):
             str(name), tuple(changes), ref, self._title(title), span=self._span(name)
         )
 
+    def view_decl(self, meta: Meta, c: list[Any]) -> n.ViewDecl:
+        name, procedure, ref, title = c
+        return n.ViewDecl(str(name), str(procedure), ref, self._title(title), span=self._span(meta))
+
     def replace_change(self, meta: Meta, c: list[Any]) -> n.Replace:
         return n.Replace(c[0], span=self._span(meta))
 

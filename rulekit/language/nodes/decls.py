@@ -55,6 +55,7 @@ __all__ = [
     "TrackDecl",
     "UseOption",
     "VariantHeader",
+    "ViewDecl",
 ]
 
 
@@ -525,6 +526,21 @@ class OptionDecl:
     span: Span = span_field()
 
 
+@frozen
+class ViewDecl:
+    """``view NAME = PROCEDURE``: what a player sees (``rulekit play``).
+
+    ``view status = P`` names the status view; ``view KIND = P`` says how a piece of that
+    kind shows in prompts and options (a face-down unit shows its position, not its identity).
+    """
+
+    name: str
+    procedure: str
+    ref: RuleRef | None = None
+    title: str | None = None
+    span: Span = span_field()
+
+
 Decl = (
     RulebookHeader
     | Include
@@ -550,6 +566,7 @@ Decl = (
     | ModifierChange
     | PhaseChange
     | UseOption
+    | ViewDecl
 )
 
 

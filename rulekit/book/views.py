@@ -1,0 +1,62 @@
+"""The checks of ``view`` declarations: what a player of ``rulekit play`` sees.
+
+``view status = P``: P takes no arguments (or only ones with defaults) and returns text or
+a list of text, the lines of the status view. ``view T = P`` for a kind, enum or record T:
+P takes one T and returns text, how such a value shows in prompts and options (a face-down
+unit shows its position, not its identity).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from rulekit.book import types as t
+from rulekit.book.rulebook import Rulebook
+from rulekit.errors import did_you_mean
+from rulekit.language import nodes as n
+
+STATUS = "status"
+
+
+class _Reporter(Protocol):
+    book: Rulebook
+
+    def err(self, message: str, span: n.Span | None, hint: str | None = None) -> None: ...
+
+    def type_of(self, texpr: n.TypeExpr) -> t.Type: ...
+
+
+def check_views(c: _Reporter) -> None:
+    """Report a view whose procedure is missing or has the wrong shape."""
+    book = c.book
+    for view in book.views.values():
+        proc = book.procedures.get(view.procedure)
+        if proc is None:
+            c.err(
+                f"view {view.name}: there is no procedure '{view.procedure}'",
+                view.span,
+                hint=did_you_mean(view.procedure, list(book.procedures)),
+            )
+            continue
+        returns = c.type_of(proc.returns) if proc.returns is not None else t.ANY
+        required = [p for p in proc.params if p.default is None]
+        if view.name == STATUS:
+            if required:
+                c.err(f"view status: {proc.name} must take no arguments", view.span)
+            if not (t.assignable(returns, t.TEXT) or t.assignable(returns, t.ListT(t.TEXT))):
+                c.err(f"view status: {proc.name} must return text or list of text", view.span)
+            continue
+        known = {**book.kinds, **book.enums, **book.records}
+        if view.name not in known:
+            c.err(
+                f"view {view.name}: '{view.name}' is neither 'status' nor a kind, enum or record",
+                view.span,
+                hint=did_you_mean(view.name, [STATUS, *known]),
+            )
+            continue
+        first = proc.params[0] if proc.params else None
+        named = first.type.name if first is not None and isinstance(first.type, n.TypeName) else ""
+        if first is None or named != view.name or len(required) > 1:
+            c.err(f"view {view.name}: {proc.name} must take one {view.name}", view.span)
+        if not t.assignable(returns, t.TEXT):
+            c.err(f"view {view.name}: {proc.name} must return text", view.span)

@@ -1,0 +1,79 @@
+"""``rulekit play``: solitaire play in the terminal (rulekit.play.interactive)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from rulekit.errors import RulekitError
+
+
+def _absolute(rulebook: str) -> str:
+    """The rulebook argument made independent of the directory a game is resumed from."""
+    base, at, variant = rulebook.partition("@")
+    if Path(base).exists():
+        return str(Path(base).resolve()) + at + variant
+    return rulebook
+
+
+@click.command("play")
+@click.argument("rulebook", required=False)
+@click.option("--option", "options", multiple=True, metavar="NAME", help="An optional rule.")
+@click.option("--scenario", help="Scenario name or TOML file (default: the rulebook's).")
+@click.option("--seed", type=int, help="Seed of the dice (default: a random one).")
+@click.option(
+    "--resume",
+    "resume",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[FILE]",
+    help="Continue a saved game; without FILE, the last game (the autosave).",
+)
+def play_cmd(
+    rulebook: str | None,
+    options: tuple[str, ...],
+    scenario: str | None,
+    seed: int | None,
+    resume: str | None,
+) -> None:
+    """Play a scenario yourself: the situation, the story between your decisions, help,
+    save, undo and autosave.
+
+    \b
+    At a prompt: a value or its beginning, #N for the N-th option, Enter for the default,
+    ? or help, status, log [all], save [FILE], undo, auto (defaults for the rest of the
+    phase), quit. Ctrl-C or Ctrl-D save the game and stop (exit code 130).
+    The autosave is in $RULEKIT_PLAY_DIR, else ~/.local/share/rulekit/play.
+    """
+    from rulekit.book.checker import load
+    from rulekit.play.interactive import (
+        PlaySession,
+        autosave_path,
+        read_play_save,
+        start_save,
+    )
+
+    try:
+        if resume is not None:
+            if scenario is not None or seed is not None:
+                raise click.UsageError("--resume continues a saved game: no --scenario or --seed")
+            save = read_play_save(Path(resume) if resume else autosave_path())
+            checked = load(rulebook or save.rulebook, list(options) or save.options)
+            if (checked.book.name, checked.book.edition or "") != (save.name, save.edition):
+                raise click.UsageError(
+                    f"the save is a game of {save.name} {save.edition}, "
+                    f"not of {checked.book.name} {checked.book.edition or ''}"
+                )
+        else:
+            if rulebook is None:
+                raise click.UsageError("give a RULEBOOK, or --resume to continue a game")
+            checked = load(rulebook, options)
+            save = start_save(checked, _absolute(rulebook), scenario, seed)
+        code = PlaySession(checked, save).run()
+    except RulekitError as exc:
+        click.echo(exc.render(exc.sources), err=True)
+        sys.exit(1)
+    sys.exit(code)

@@ -1,0 +1,432 @@
+"""Solitaire play in the terminal (``rulekit play``): the player makes the decisions.
+
+A game here is its start (rulebook, options, scenario, seed) and the list of answers given so
+far, each the position of the chosen option. Everything else follows from those: the dice
+are seeded, so playing the start again with the same answers reaches the same position. That
+is how a game is saved (a small TOML file), resumed, and how ``undo`` works: drop the last
+answer the player typed and play the game again up to that decision, silently.
+
+Control words at a prompt (undo, quit) leave the running procedure by exceptions derived
+from BaseException, so no ``except Exception`` of the engine can swallow them.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+from attrs import define, field
+
+from rulekit.book.checker import Checked
+from rulekit.engine.dice import SeededDice
+from rulekit.engine.interpreter import Interpreter
+from rulekit.engine.policy import DecisionRequest
+from rulekit.engine.runtime import Frame
+from rulekit.engine.trace import Event
+from rulekit.errors import InputError, error
+from rulekit.play.runner import Game, describe_turn
+from rulekit.play.scenario import apply_scenario, find_scenario, load_scenario
+from rulekit.play.screen import (
+    Viewer,
+    default_index,
+    help_lines,
+    option_labels,
+    prompt_lines,
+    story,
+)
+
+PLAY_FORMAT = 1
+ENV_DIR = "RULEKIT_PLAY_DIR"
+INTERRUPTED = 130
+
+
+def play_dir() -> Path:
+    """Where autosaves go: $RULEKIT_PLAY_DIR, else the user's data dir."""
+    given = os.environ.get(ENV_DIR)
+    if given:
+        return Path(given)
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "rulekit" / "play"
+
+
+def autosave_path() -> Path:
+    return play_dir() / "autosave.toml"
+
+
+class _Undo(BaseException):
+    """Back to the previous decision the player answered."""
+
+
+class _Quit(BaseException):
+    """The player stops."""
+
+
+class _Rebuild(BaseException):
+    """Play the game again from its start with the answers kept."""
+
+
+@define
+class PlaySave:
+    """A game of ``rulekit play``: its start and the answers given."""
+
+    rulebook: str
+    name: str
+    edition: str
+    options: list[str]
+    scenario: str
+    seed: int
+    answers: list[int] = field(factory=list)
+    by: list[str] = field(factory=list)
+    turn: int = 0
+    ended: str = ""
+
+    def write(self, path: Path) -> None:
+        data = {
+            "rulekit_play": PLAY_FORMAT,
+            "rulebook": self.rulebook,
+            "name": self.name,
+            "edition": self.edition,
+            "options": self.options,
+            "scenario": self.scenario,
+            "seed": self.seed,
+            "turn": self.turn,
+            "ended": self.ended,
+            "answers": self.answers,
+            "by": self.by,
+        }
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".play-", suffix=".toml")
+        with os.fdopen(fd, "wb") as handle:
+            tomli_w.dump(data, handle)
+        os.replace(tmp, path)
+
+
+def read_play_save(path: Path) -> PlaySave:
+    """A save written by ``rulekit play``; anything else is reported, not raised."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        hint = "play a game first: rulekit play RULEBOOK" if not path.exists() else None
+        raise InputError(
+            [error(f"cannot read '{path}': {exc.strerror}", where="--resume", hint=hint)]
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError([error(f"'{path}' is not TOML: {exc}", where="--resume")]) from None
+    if data.get("rulekit_play") != PLAY_FORMAT:
+        raise InputError(
+            [
+                error(
+                    f"'{path}' is not a save of rulekit play (format {PLAY_FORMAT})",
+                    where="--resume",
+                    hint="a save of rulekit run continues with: rulekit run RULEBOOK --resume FILE",
+                )
+            ]
+        )
+    try:
+        return PlaySave(
+            str(data["rulebook"]),
+            str(data["name"]),
+            str(data["edition"]),
+            [str(o) for o in data["options"]],
+            str(data["scenario"]),
+            int(data["seed"]),
+            [int(a) for a in data["answers"]],
+            [str(b) for b in data["by"]],
+            int(data.get("turn", 0)),
+            str(data.get("ended", "")),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError([error(f"'{path}' is damaged: {exc!s}", where="--resume")]) from None
+
+
+class PlayPolicy:
+    """The player, for the engine: replays kept answers, then asks (see the session)."""
+
+    def __init__(self, session: PlaySession) -> None:
+        self.session = session
+
+    def decide(self, request: DecisionRequest) -> tuple[Any, str]:
+        return self.session.decide(request)
+
+
+class PlaySession:
+    """One game at the terminal."""
+
+    def __init__(
+        self,
+        checked: Checked,
+        save: PlaySave,
+        read: Callable[[str], str] = input,
+        write: Callable[[str], None] = print,
+    ) -> None:
+        self.checked = checked
+        self.save = save
+        self.read = read
+        self.write = write
+        self.autosave = autosave_path()
+        self.game: Game | None = None
+        self.viewer: Viewer | None = None
+        self.pos = 0  # answers replayed so far in this build of the game
+        self.shown = 0  # events of the current turn already told
+        self.resumed = False  # show the situation again at the first live moment
+        self.auto_frame: Frame | None = None
+
+    # ---- the game loop ------------------------------------------------------------------
+
+    @property
+    def replaying(self) -> bool:
+        return self.pos < len(self.save.answers)
+
+    def run(self) -> int:
+        """Play to the end, a quit or an interrupt; the exit code."""
+        self.resumed = bool(self.save.answers)
+        while True:
+            try:
+                self._play()
+                return 0
+            except (_Undo, _Rebuild):
+                self.resumed = True
+                continue
+            except _Quit:
+                return 0
+            except (KeyboardInterrupt, EOFError):
+                self._store(self.autosave)
+                self.write("")
+                self.write(f"interrupted: the game is saved in {self.autosave}")
+                self.write("continue it with: rulekit play --resume")
+                return INTERRUPTED
+
+    def _play(self) -> None:
+        self.pos, self.shown, self.auto_frame = 0, 0, None
+        save = self.save
+        # as runner.new_game, but the session knows the game before the scenario's set-up
+        # runs, since the set-up may ask the player too
+        scenario = load_scenario(self.checked, find_scenario(self.checked, save.scenario))
+        interp = Interpreter(self.checked, SeededDice(save.seed), PlayPolicy(self))
+        game = Game(self.checked, scenario, interp, save.seed, "play")
+        self.game, self.viewer = game, Viewer(self.checked, interp)
+        apply_scenario(self.checked, scenario, interp)
+        interp.trace.events.clear()
+        info = game.scenario.info
+        while game.ended is None and game.turn < info.turns:
+            self.shown = 0
+            if not self.replaying:
+                self._turn_header(game.turn + 1)
+            game.play(1, explain=self._turn_end)
+            save.turn = game.turn
+            self._store(self.autosave)
+        if game.ended is not None and not self.replaying:
+            self.write(f"=== the game is over: {game.ended}")
+        save.ended = game.ended or ""
+        self._store(self.autosave)
+
+    def _turn_header(self, turn: int) -> None:
+        assert self.game is not None
+        info = self.game.scenario.info
+        self.resumed = False
+        self.write("")
+        self.write(f"=== Turn {turn} of {info.turns}: {info.title}")
+        self._status()
+
+    def _status(self) -> None:
+        assert self.viewer is not None
+        lines = self.viewer.status()
+        if not lines:
+            self.write("(this rulebook declares no status view)")
+        for line in lines:
+            self.write(f"  {line}")
+
+    def _turn_end(self, turn: int, events: list[Event]) -> None:
+        if self.replaying:
+            return
+        self._catch_up(events)
+        assert self.game is not None
+        self.write(describe_turn(self.game.reports[-1]))
+
+    def _catch_up(self, events: list[Event]) -> None:
+        """Show the situation after a resume or undo, then the story since last told."""
+        if self.resumed:
+            assert self.game is not None
+            self.resumed = False
+            self.write("")
+            self.write(f"=== Turn {self.game.turn} (resumed)")
+            self._status()
+        for line in story(events[self.shown :], decisions=False):
+            self.write(line)
+        self.shown = len(events)
+
+    def _store(self, path: Path) -> None:
+        self.save.write(path)
+
+    # ---- decisions -----------------------------------------------------------------------
+
+    def decide(self, request: DecisionRequest) -> tuple[Any, str]:
+        assert self.game is not None and self.viewer is not None
+        interp = self.game.interp
+        if self.replaying:
+            index, by = self.save.answers[self.pos], self.save.by[self.pos]
+            self.pos += 1
+            if not 0 <= index < len(request.options):
+                raise InputError(
+                    [
+                        error(
+                            f"the save does not fit this rulebook: decision {self.pos} "
+                            f"('{request.name}') has no option {index + 1}",
+                            where="--resume",
+                        )
+                    ]
+                )
+            self.shown = len(interp.trace.events)
+            return request.options[index], by
+        self._catch_up(interp.trace.events)
+        title = self.viewer.interpolate(request.title or request.name)
+        labels = option_labels(self.viewer, request.options)
+        if len(request.options) == 1:
+            self.write(f"  {title}: {labels[0]} (the only option)")
+            return self._answer(request, 0, "only option")
+        default = default_index(request)
+        if default is not None and self._in_auto(interp):
+            self.write(f"  {title}: {labels[default]} (auto)")
+            return self._answer(request, default, "auto")
+        for line in prompt_lines(title, request, labels):
+            self.write(line)
+        while True:
+            shown = f"[{labels[default]}] " if default is not None else ""
+            answer = self.read(f"{shown}> ").strip()
+            picked = self._command(answer, request, labels, interp)
+            if picked is not None:
+                by = "player (auto)" if answer.lower() == "auto" else "player"
+                return self._answer(request, picked, by)
+
+    def _answer(self, request: DecisionRequest, index: int, by: str) -> tuple[Any, str]:
+        self.save.answers.append(index)
+        self.save.by.append(by)
+        self.pos += 1
+        self._store(self.autosave)
+        return request.options[index], by
+
+    def _phase(self, interp: Interpreter) -> Frame | None:
+        # frames: the rulebook's, the sequence's, then the phase being played
+        return interp.frames[2] if len(interp.frames) > 2 else None
+
+    def _in_auto(self, interp: Interpreter) -> bool:
+        phase = self._phase(interp)
+        return phase is not None and phase is self.auto_frame
+
+    def _command(
+        self, answer: str, request: DecisionRequest, labels: list[str], interp: Interpreter
+    ) -> int | None:
+        """The option an answer picks, or None after a command that is not an answer."""
+        word, _, rest = answer.partition(" ")
+        word = word.lower()
+        default = default_index(request)
+        if not answer:
+            if default is None:
+                self.write("  this decision has no default: answer with a value or #N")
+                return None
+            return default
+        if word in ("?", "help"):
+            for line in help_lines(self.checked, interp, request, labels):
+                self.write(line)
+            return None
+        if word == "status" and not rest:
+            self._status()
+            return None
+        if word == "log":
+            for line in story(interp.trace.events, every=rest.strip() == "all"):
+                self.write(line)
+            return None
+        if word == "save":
+            path = Path(rest.strip()) if rest.strip() else self.autosave
+            self._store(path)
+            self.write(f"  saved in {path}; continue with: rulekit play --resume {path}")
+            return None
+        if word == "undo" and not rest:
+            self._undo()
+            return None
+        if word == "auto" and not rest:
+            phase = self._phase(interp)
+            if default is None or phase is None:
+                self.write("  no default here: answer this one, auto works at the next")
+                return None
+            self.auto_frame = phase
+            self.write(f"  auto: the rulebook's defaults for the rest of {phase.name}")
+            return default
+        if word == "quit" and not rest:
+            self._quit()
+        return self._pick(answer, request, labels)
+
+    def _pick(self, answer: str, request: DecisionRequest, labels: list[str]) -> int | None:
+        text = answer.strip()
+        if text.startswith("#") and text[1:].isdigit():
+            number = int(text[1:])
+            if 1 <= number <= len(labels):
+                return number - 1
+            self.write(f"  there is no option #{number}: #1 to #{len(labels)}")
+            return None
+        folded = text.lower()
+        exact = [k for k, x in enumerate(labels) if x.lower() == folded]
+        if len(exact) == 1:
+            return exact[0]
+        starts = [k for k, x in enumerate(labels) if x.lower().startswith(folded)]
+        if len(starts) == 1:
+            return starts[0]
+        if len(starts) > 1:
+            self.write(f"  '{text}' begins {len(starts)} options: type more, or #N")
+            return None
+        hint = f" (#{text} is the {text}-th option)" if text.isdigit() else ""
+        self.write(f"  '{text}' is not an option{hint}; ? for help")
+        return None
+
+    def _undo(self) -> None:
+        asked = [k for k, by in enumerate(self.save.by) if by.startswith("player")]
+        if not asked:
+            self.write("  nothing to undo: this is your first decision")
+            return
+        last = asked[-1]
+        del self.save.answers[last:]
+        del self.save.by[last:]
+        self._store(self.autosave)
+        self.write("  undo: back to your previous decision")
+        raise _Undo
+
+    def _quit(self) -> None:
+        try:
+            answer = self.read("save the game before quitting? [Y/n] ").strip().lower()
+        except EOFError:
+            answer = "y"
+        if answer in ("", "y", "yes"):
+            self._store(self.autosave)
+            self.write(f"saved in {self.autosave}; continue with: rulekit play --resume")
+        raise _Quit
+
+
+def start_save(checked: Checked, rulebook: str, scenario: str | None, seed: int | None) -> PlaySave:
+    """A new game's start: the scenario (the rulebook's default one) and a seed."""
+    import random
+
+    book = checked.book
+    name = scenario or book.default_scenario
+    if name is None:
+        raise InputError(
+            [
+                error(
+                    "this rulebook names no default scenario",
+                    where="--scenario",
+                    hint="give --scenario NAME",
+                )
+            ]
+        )
+    return PlaySave(
+        rulebook,
+        book.name,
+        book.edition or "",
+        list(book.options_on),
+        name,
+        seed if seed is not None else random.SystemRandom().randrange(2**31),
+    )

@@ -1,0 +1,243 @@
+"""What a player of ``rulekit play`` sees: the story in plain lines, views and prompts.
+
+Nothing here decides or rolls. The rulebook says what a player sees (``view`` declarations,
+docs/LANGUAGE.md): the status view, and how a piece of a kind shows in prompts, so that a
+face-down unit shows its position, not its identity. Views run on a side interpreter that
+shares the game's state but has no dice and no player: a view that rolled or asked would be
+an error in the rulebook, reported as a line of the view, not as a crash of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rulekit.book.check_exprs import placeholders
+from rulekit.book.checker import Checked
+from rulekit.book.views import STATUS
+from rulekit.engine.dice import ForcedDice
+from rulekit.engine.interpreter import Interpreter
+from rulekit.engine.policy import DecisionRequest, DefaultPolicy
+from rulekit.engine.trace import (
+    CallEvent,
+    CheckEvent,
+    DecisionEvent,
+    Event,
+    NoteEvent,
+    ReturnEvent,
+    render_event,
+)
+from rulekit.engine.values import Entity, EnumValue, RecordValue, show
+from rulekit.errors import RulekitError
+from rulekit.language.parser import parse_expression
+from rulekit.play.story import _COMPUTED, fold
+
+COMMANDS = (
+    ("VALUE", "answer by value, or by a unique beginning of one"),
+    ("#N", "the N-th option"),
+    ("Enter", "the default, shown in brackets"),
+    ("? / help", "the rule's number and title, and what each option means"),
+    ("status", "the situation (the rulebook's status view)"),
+    ("log [all]", "this turn so far (all: with the book-keeping)"),
+    ("save [FILE]", "save the game (default: the autosave file)"),
+    ("undo", "back to your previous decision"),
+    ("auto", "take the defaults for the rest of this phase"),
+    ("quit", "stop (offers to save)"),
+)
+
+
+class Viewer:
+    """The rulebook's views of one game's state."""
+
+    def __init__(self, checked: Checked, game_interp: Interpreter) -> None:
+        self.checked = checked
+        self.views = checked.book.views
+        self.game = game_interp
+        # No dice, no player: a view only reads the state it shares with the game.
+        self.side = Interpreter(checked, ForcedDice([]), DefaultPolicy(), game_interp.state)
+        self._exprs: dict[str, Any] = {}
+
+    def _call(self, procedure: str, args: dict[str, Any]) -> Any:
+        try:
+            return self.side.call(procedure, args)
+        except RulekitError as exc:
+            return f"(view {procedure} failed: {exc.diagnostics[0].message})"
+        finally:
+            self.side.trace.events.clear()
+
+    def status(self) -> list[str]:
+        """The status view's lines (none when the rulebook declares no status view)."""
+        view = self.views.get(STATUS)
+        if view is None:
+            return []
+        value = self._call(view.procedure, {})
+        lines = value if isinstance(value, (list, tuple)) else [value]
+        return [show(line) if not isinstance(line, str) else line for line in lines]
+
+    def _kind_of(self, value: Any) -> str | None:
+        if isinstance(value, Entity):
+            return value.kind
+        if isinstance(value, EnumValue):
+            return value.enum
+        if isinstance(value, RecordValue):
+            return value.type
+        return None
+
+    def label(self, value: Any) -> str:
+        """How a value shows to the player: through its kind's view, if it has one."""
+        kind = self._kind_of(value)
+        view = self.views.get(kind) if kind else None
+        if view is None:
+            return show(value)
+        proc = self.checked.book.procedures[view.procedure]
+        shown = self._call(view.procedure, {proc.params[0].name: value})
+        return shown if isinstance(shown, str) else show(shown)
+
+    def interpolate(self, text: str) -> str:
+        """A prompt with its ``{name}`` / ``{name.attr}`` filled from the deciding procedure:
+        a whole piece shows through its view (face down stays face down)."""
+        out = text
+        for dotted in placeholders(text):
+            expr = self._exprs.get(dotted)
+            if expr is None:
+                expr = self._exprs[dotted] = parse_expression(dotted, "<prompt>")
+            try:
+                value = self.side.evaluate(expr, dict(self.game.locals))
+            except RulekitError:
+                continue
+            finally:
+                self.side.trace.events.clear()
+            shown = self.label(value) if "." not in dotted else show(value)
+            out = out.replace("{" + dotted + "}", shown)
+        return out
+
+
+def option_labels(viewer: Viewer, options: Sequence[Any]) -> list[str]:
+    """One label per option; alike labels (two face-down units in a column) are numbered."""
+    labels = [viewer.label(o) for o in options]
+    for text in set(labels):
+        same = [i for i, x in enumerate(labels) if x == text]
+        if len(same) > 1:
+            for k, i in enumerate(same, start=1):
+                labels[i] = f"{text} ({k})"
+    return labels
+
+
+def prompt_lines(title: str, request: DecisionRequest, labels: list[str]) -> list[str]:
+    """The question and its options: ``#N label``, the default marked."""
+    rule = f" [{request.rule}]" if request.rule else ""
+    lines = [f"? {title}{rule}"]
+    default = _default_index(request)
+    marked = [
+        f"#{k} {x}" + (" (default)" if k - 1 == default else "") for k, x in enumerate(labels, 1)
+    ]
+    if len(labels) <= 8 and sum(len(m) + 3 for m in marked) <= 76:
+        lines.append("  " + "   ".join(marked))
+    else:
+        lines.extend(f"  {m}" for m in marked)
+    return lines
+
+
+def _default_index(request: DecisionRequest) -> int | None:
+    if request.default is None:
+        return None
+    for k, option in enumerate(request.options):
+        if option is request.default:
+            return k
+    for k, option in enumerate(request.options):
+        if option == request.default:
+            return k
+    return None
+
+
+def default_index(request: DecisionRequest) -> int | None:
+    """The position of the rulebook's default among the options, if it has one."""
+    return _default_index(request)
+
+
+def help_lines(
+    checked: Checked, interp: Interpreter, request: DecisionRequest, labels: list[str]
+) -> list[str]:
+    """The rule behind a decision, what its options are, and the commands."""
+    frame = interp.frame
+    name = frame.name.split(" ")[-1]  # "procedure deploy"
+    proc = checked.book.procedures.get(name)
+    out = []
+    rule = request.rule or (proc.ref.text if proc is not None and proc.ref else None)
+    where = f"rule [{rule}]" if rule else "no rule number"
+    title = proc.title if proc is not None and proc.title else name
+    out.append(f"{where}: {title} (procedure {name}, decision '{request.name}')")
+    out.append(f"  {request.title or request.name}")
+    default = _default_index(request)
+    for k, (label, option) in enumerate(zip(labels, request.options, strict=True), start=1):
+        note = _meaning(option)
+        mark = "  <- the rulebook's default (its advice)" if k - 1 == default else ""
+        out.append(f"  #{k} {label}{note}{mark}")
+    out.append("commands:")
+    out.extend(f"  {name:<12} {what}" for name, what in COMMANDS)
+    return out
+
+
+def _meaning(option: Any) -> str:
+    if isinstance(option, bool):
+        return " (the question's answer is yes)" if option else " (the answer is no)"
+    if isinstance(option, EnumValue) and option.printed and option.printed != option.member:
+        return f" ({option.printed})"
+    return ""
+
+
+def story(events: Sequence[Event], every: bool = False, decisions: bool = True) -> list[str]:
+    """The story of ``events`` in plain lines: book-keeping folded and conditions left out,
+    unless ``every``."""
+    if every:
+        return [render_event(e) for e in events]
+    shown = fold(events)
+    if not shown:
+        return []
+    top = min(e.depth for e in shown)
+    out = []
+    for e in shown:
+        pad = "  " * min(max(e.depth - top, 0), 4)
+        if isinstance(e, DecisionEvent) and not decisions:
+            continue  # the player was there: told when taken
+        line = _plain(e)
+        if line is not None:
+            out.append(pad + line)
+    return out
+
+
+def _plain(e: Event) -> str | None:
+    if isinstance(e, CheckEvent):
+        return None  # a condition tested: the next line says what followed
+    if isinstance(e, CallEvent):
+        if not e.title and not e.rule:
+            return None
+        rule = f" [{e.rule}]" if e.rule else ""
+        args = ", ".join(_value(v) for v in e.args.values())
+        return f"{e.title or e.procedure}{rule}" + (f": {args}" if args else "")
+    if isinstance(e, ReturnEvent):
+        if e.result is None:
+            return None
+        return f"{e.procedure.split(' ')[0]} -> {_value(e.result)}"
+    if isinstance(e, NoteEvent):
+        if _COMPUTED.match(e.text):
+            return None  # a distance a graph function found: book-keeping
+        rule = f" [{e.rule}]" if e.rule else ""
+        text = e.text.removeprefix("segment ")
+        return f"-- {text}{rule}" if text != e.text else f"{text}{rule}"
+    if isinstance(e, DecisionEvent):
+        rule = f" [{e.rule}]" if e.rule else ""
+        return f"decided {e.name}{rule}: {_value(e.choice)} ({e.by})"
+    return render_event(e).strip()
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(_value(v) for v in value) if value else "(none)"
+    if isinstance(value, dict):
+        return "(" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + ")"
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)

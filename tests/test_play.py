@@ -1,0 +1,179 @@
+"""``rulekit play`` driven through a real terminal (pexpect): what a player sees and types."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+ROOT = Path(__file__).resolve().parent.parent
+RULEKIT = str(Path(sys.executable).with_name("rulekit"))
+# a prompt: "> " at the start of a line, after the default in brackets if there is one
+PROMPT = r"\r\n(\[[^\r\n]*\] )?> "
+TIMEOUT = 30
+
+
+def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
+    env = dict(os.environ, RULEKIT_PLAY_DIR=str(tmp_path / "play"), COLUMNS="120")
+    child = pexpect.spawn(
+        RULEKIT, ["play", *args], cwd=str(ROOT), env=env, encoding="utf-8", timeout=TIMEOUT
+    )
+    return child
+
+
+def enter_until(child: pexpect.spawn, pattern: str, limit: int = 400) -> re.Match[str]:
+    """Take the default at every prompt until ``pattern`` shows."""
+    for _ in range(limit):
+        if child.expect([pattern, PROMPT]) == 0:
+            return child.match  # type: ignore[no-any-return]
+        child.sendline("")
+    raise AssertionError(f"{pattern!r} did not show in {limit} prompts")
+
+
+def interrupt_and_resume(child: pexpect.spawn, tmp_path: Path, question: str) -> pexpect.spawn:
+    """Ctrl-C at a prompt saves and exits 130; --resume shows the same question again."""
+    child.sendintr()
+    child.expect("interrupted: the game is saved in")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    again = spawn(tmp_path, "--resume")
+    again.expect(r"\(resumed\)")
+    again.expect(re.escape(question))
+    again.expect(PROMPT)
+    return again
+
+
+def test_silent_war_session(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "rulebooks/silent_war", "--seed", "3")
+    # the status view at the turn start
+    child.expect("=== Turn 1 of 15")
+    child.expect(r"Dec 1941, week \d: War Period WP1, torpedo level -2")
+    child.expect("ships sunk 0, tonnage sunk 0")
+    child.expect(r"Tautog: at Pearl Harbor \(Ready for Sea\), damage 0")
+    # a named subject in the prompt
+    child.expect(r"\? Deploy Tautog from the Ready for Sea Box\? \[15\.1\]")
+    child.expect(r"#1 no   #2 yes \(default\)")
+    child.expect(PROMPT)
+    child.sendline("?")
+    child.expect(r"rule \[15\.1\]: Deployment Transit Movement \(procedure deploy")
+    child.expect("undo ")
+    child.expect(PROMPT)
+    child.sendline("status")
+    child.expect("Thresher: at Pearl Harbor")
+    child.expect(PROMPT)
+    child.sendline("y")  # a unique beginning of "yes"
+    child.expect(r"\? Patrol area for Tautog to head for \[15\.1\]")
+    child.expect(PROMPT)
+    child.sendline("Marsh")
+    child.expect(r"set Tautog\.destination \[15\.1\]: none -> Marshalls")
+    child.expect(r"\? Deploy Thresher from the Ready for Sea Box\?")
+    child.expect(PROMPT)
+    # undo: back to the previous decision, the same question again
+    child.sendline("undo")
+    child.expect(r"\? Patrol area for Tautog to head for \[15\.1\]")
+    child.expect(PROMPT)
+    child.sendline("#18")  # the 18th option
+    child.expect(r"set Tautog\.destination \[15\.1\]: none -> Java Sea")
+    # face-down units show their column, not what they are
+    child = _to_combat(child)
+    # a typed number is the value when the options are numbers
+    match = enter_until(child, r"\? Attack points for ([^\r\n]*) \[14\.15\]\r\n  #1 0 ")
+    target = match.group(1)
+    child.expect(PROMPT)
+    child.sendline("3")
+    child.expect(rf"set {re.escape(target.split(' (')[0])}\.points \[14\.15\]: 0 -> 3")
+    child.expect(r"\? ([^\r\n]*)\r\n")
+    question = child.match.group(0).strip()
+    child.expect(PROMPT)
+    child.sendline("save " + str(tmp_path / "mine.toml"))
+    child.expect("saved in")
+    child.expect(PROMPT)
+    again = interrupt_and_resume(child, tmp_path, question)
+    again.sendline("quit")
+    again.expect(r"save the game before quitting\? \[Y/n\]")
+    again.sendline("n")
+    again.expect(pexpect.EOF)
+    # the explicit save holds the same position
+    third = spawn(tmp_path, "--resume", str(tmp_path / "mine.toml"))
+    third.expect(re.escape(question))
+    third.expect(PROMPT)
+    third.sendeof()  # Ctrl-D saves and stops too
+    third.expect("interrupted: the game is saved in")
+    third.expect(pexpect.EOF)
+
+
+def _to_combat(child: pexpect.spawn) -> pexpect.spawn:
+    enter_until(child, r"\? Which unit to reveal \[14\.13\]")
+    child.expect(r"#1 face-down unit in column [A-D]")
+    child.expect(PROMPT)
+    child.sendline("")
+    return child
+
+
+def test_value_not_position(tmp_path: Path) -> None:
+    """Options that are numbers: "3" is the value 3; "#3" is the third option."""
+    child = spawn(tmp_path, "rulebooks/silent_war", "--seed", "3")
+    match = enter_until(child, r"\? Attack points for ([^\r\n]*) \[14\.15\]\r\n  #1 0 ")
+    target = match.group(1).split(" (")[0]
+    child.expect(PROMPT)
+    child.sendline("#3")
+    child.expect(rf"set {re.escape(target)}\.points \[14\.15\]: 0 -> 2")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize(
+    ("rulebook", "seed", "status", "first", "named"),
+    [
+        (
+            "rulebooks/gato_leader",
+            "3",
+            r"USS Salmon \(Trained\): Brisbane; Torpedoes 8 ready / 16 stored",
+            r"\? purchase Priority R&R \[§Priority R&R\]",
+            r"\? (Torpedo Modification for USS [A-Za-z]+) \[§Torpedo Modifications\]",
+        ),
+        (
+            "rulebooks/steel_wolves_like",
+            "1",
+            r"torpedoes 24 \(Mk 14\), hull damage 0",
+            r"\? how to attack \(or not\) \[E1\]",
+            r"\? (torpedoes at [^\r\n]+) \[S1\]",
+        ),
+    ],
+)
+def test_other_campaigns(
+    tmp_path: Path, rulebook: str, seed: str, status: str, first: str, named: str
+) -> None:
+    child = spawn(tmp_path, rulebook, "--seed", seed)
+    child.expect("=== Turn 1 of")
+    child.expect(status)  # the rulebook's status view at the turn start
+    enter_until(child, first)
+    child.expect(PROMPT)
+    child.sendline("help")
+    child.expect(r"rule \[")
+    child.expect(PROMPT)
+    child.sendline("status")
+    child.expect(status)
+    child.expect(PROMPT)
+    child.sendline("")  # the default
+    question = enter_until(child, named).group(1)  # a prompt naming its subject
+    child.expect(PROMPT)
+    child.sendline("undo")  # back to the previous question the player answered
+    child.expect(r"undo: back to your previous decision")
+    child.expect(r"\? [^\r\n]+")
+    child.expect(PROMPT)
+    child.sendline("")
+    enter_until(child, re.escape(question))
+    child.expect(PROMPT)
+    child.sendline("save " + str(tmp_path / "game.toml"))
+    child.expect("saved in")
+    child.expect(PROMPT)
+    again = interrupt_and_resume(child, tmp_path, question)
+    again.sendintr()
+    again.expect(pexpect.EOF)
