@@ -193,7 +193,9 @@ def test_interactive_policy_reads_stdin_and_asks_again() -> None:
         input=answers,
     )
     assert result.exit_code == 0, result.stderr
-    assert "decision move_to [12.0]: Patrol Move for" in result.stderr
+    # the prompt names the boat: placeholders filled from the deciding procedure
+    assert "decision move_to [12.0]: Patrol Move for Spearfish from" in result.stderr
+    assert "{sub." not in result.stderr
     assert "'not an option' is not an option of decision 'move_to'" in result.stderr
     assert "1) East China Sea" in result.stderr
 

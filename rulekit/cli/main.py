@@ -577,6 +577,7 @@ def run_cmd(
     as_json: bool,
 ) -> None:
     """Play a scenario turn after turn through the rulebook's sequence of play."""
+    from rulekit.engine.policy import InteractivePolicy
     from rulekit.engine.trace import render_event
     from rulekit.play.runner import (
         make_policy,
@@ -618,6 +619,10 @@ def run_cmd(
     else:
         game = new_game(checked, scenario, seed, spec, chosen)
     holder["game"] = game
+    if isinstance(chosen, InteractivePolicy):
+        from rulekit.play.screen import Viewer
+
+        chosen.describe = Viewer(checked, game.interp).interpolate
     sink = open(trace, "w", encoding="utf-8") if trace else None  # noqa: SIM115 - closed below
     try:
         with located_in(checked.book.sources):

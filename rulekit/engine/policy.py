@@ -183,11 +183,13 @@ class InteractivePolicy:
     read: Callable[[str], str]
     write: Callable[[str], None]
     context: Callable[[], list[str]] = field(factory=lambda: lambda: [])
+    # Fills a prompt's {name} placeholders from the deciding procedure (set once the game exists)
+    describe: Callable[[str], str] = field(factory=lambda: lambda text: text)
 
     def decide(self, request: DecisionRequest) -> tuple[Any, str]:
         for line in self.context():
             self.write(line)
-        title = f" {request.title}" if request.title else ""
+        title = f" {self.describe(request.title)}" if request.title else ""
         rule = f" [{request.rule}]" if request.rule else ""
         self.write(f"decision {request.name}{rule}:{title}")
         for number, option in enumerate(request.options, start=1):
