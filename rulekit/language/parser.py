@@ -64,9 +64,11 @@ def build_parser(strict: bool = False) -> Lark:
         saved = cache.read_entry(folder, name, key, cache.decode_plain)
         if saved is not None:
             with contextlib.suppress(Exception):  # anything wrong in it: build anew
-                # what lark's standalone parsers load from: plain data, never a pickle
+                # what lark's standalone parsers load from: plain data, never a pickle;
+                # the options lark does not keep (positions, postlex) are given again
+                again = {k: v for k, v in _OPTIONS.items() if k in _LOAD_ALLOWED_OPTIONS}
                 loaded: Lark = Lark._load_from_dict(  # type: ignore[no-untyped-call]
-                    saved["data"], saved["memo"], postlex=RulebookIndenter()
+                    saved["data"], saved["memo"], postlex=RulebookIndenter(), **again
                 )
                 return loaded
     parser = Lark(text, postlex=RulebookIndenter(), **_OPTIONS)
