@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import os
+import pickle
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from rulekit.language import cache
+from rulekit.language import cache, parser
 from rulekit.language import nodes as n
 from rulekit.language.parser import parse
 
@@ -38,7 +43,7 @@ def test_the_same_text_is_parsed_once(folder: Path) -> None:
     assert counting.calls == 1
     assert again == first == parse(TEXT, "a.rk")
     assert again.decls[0].span == first.decls[0].span  # spans too (they are out of equality)
-    assert len(list(folder.glob("*.pickle"))) == 1
+    assert len(list(folder.glob("parse-*.json"))) == 1
 
 
 def test_another_text_or_path_is_parsed_anew(folder: Path) -> None:
@@ -53,8 +58,8 @@ def test_another_text_or_path_is_parsed_anew(folder: Path) -> None:
 def test_a_broken_entry_is_parsed_anew_and_replaced(folder: Path) -> None:
     counting = CountingParse()
     cache.cached_parse(TEXT, "a.rk", counting)
-    (entry,) = folder.glob("*.pickle")
-    entry.write_bytes(b"not a pickle")
+    (entry,) = folder.glob("parse-*.json")
+    entry.write_bytes(b"not JSON")
     assert cache.cached_parse(TEXT, "a.rk", counting) == parse(TEXT, "a.rk")
     assert counting.calls == 2
     assert cache.cached_parse(TEXT, "a.rk", counting) == parse(TEXT, "a.rk")
@@ -93,5 +98,124 @@ def test_old_entries_are_pruned(folder: Path, monkeypatch: pytest.MonkeyPatch) -
     counting = CountingParse()
     for i in range(5):
         cache.cached_parse(TEXT.replace("3", str(i + 10)), "a.rk", counting)
-    assert len(list(folder.glob("*.pickle"))) == 3  # five went over four: the oldest two go
+    assert len(list(folder.glob("parse-*.json"))) == 3  # five went over four: the oldest two go
     assert not list(folder.glob("*.tmp"))
+
+
+# ---- no cache can run code ---------------------------------------------------------------
+
+
+class Planted:
+    """Unpickling this creates a file: the proof that a cache entry ran code."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (os.mkdir, (str(self.marker),))
+
+
+def test_a_planted_pickle_in_an_entry_runs_no_code(folder: Path, tmp_path: Path) -> None:
+    counting = CountingParse()
+    cache.cached_parse(TEXT, "a.rk", counting)
+    marker = tmp_path / "code-ran"
+    entries = [p for p in folder.iterdir() if p.is_file()]
+    assert entries
+    for entry in entries:  # every name the cache reads from, whatever its format
+        entry.write_bytes(pickle.dumps(Planted(marker)))
+    assert cache.cached_parse(TEXT, "a.rk", counting) == parse(TEXT, "a.rk")
+    assert not marker.exists()
+    assert counting.calls == 2  # the planted entry was not taken for nodes
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        [999, "x"],  # no such node class
+        [0],  # a node without its fields
+        {"a": 1},  # not a node at all
+        [-3, [-4, 1]],  # a fraction without its denominator
+        [-1, "x", 1, 1, 1, 1, 1],  # a span of the wrong shape
+    ],
+)
+def test_a_tampered_entry_is_parsed_anew(folder: Path, data: object) -> None:
+    counting = CountingParse()
+    cache.cached_parse(TEXT, "a.rk", counting)
+    (entry,) = folder.glob("parse-*.json")
+    saved = json.loads(entry.read_text(encoding="utf-8"))
+    saved["data"] = data  # under its own, valid key
+    entry.write_text(json.dumps(saved), encoding="utf-8")
+    assert cache.cached_parse(TEXT, "a.rk", counting) == parse(TEXT, "a.rk")
+    assert counting.calls == 2
+
+
+def test_an_entry_under_another_name_is_not_taken(folder: Path) -> None:
+    counting = CountingParse()
+    cache.cached_parse(TEXT, "a.rk", counting)
+    other = TEXT.replace("3", "4")
+    (entry,) = folder.glob("parse-*.json")
+    cache.cached_parse(other, "a.rk", counting)
+    (renamed,) = set(folder.glob("parse-*.json")) - {entry}
+    renamed.write_bytes(entry.read_bytes())  # TEXT's entry under the name of another text
+    assert cache.cached_parse(other, "a.rk", counting) == parse(other, "a.rk")
+    assert counting.calls == 3
+
+
+def test_pruning_deletes_only_its_own_entries(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 2)
+    folder.mkdir(parents=True)
+    foreign = ["x.pickle", "notes.json", "parse-1234.json", "grammar-notes.txt", "parse-a.tmp"]
+    for name in foreign:
+        (folder / name).write_text("someone else's")
+    counting = CountingParse()
+    for i in range(6):
+        cache.cached_parse(TEXT.replace("3", str(i + 10)), "a.rk", counting)
+    assert sorted(p.name for p in folder.iterdir() if p.name in foreign) == sorted(foreign)
+    assert len(list(folder.glob("parse-*.json"))) < 6
+
+
+@pytest.fixture
+def shared_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A fresh shared temp directory, and parsers built anew while the test runs."""
+    shared = tmp_path / "shared-tmp"
+    shared.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(shared))
+    parser.build_parser.cache_clear()
+    yield shared
+    parser.build_parser.cache_clear()
+
+
+def test_the_parser_tables_never_go_to_the_shared_temp_directory(
+    shared_tmp: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for setting in (str(folder), "off"):
+        monkeypatch.setenv("RULEKIT_CACHE", setting)
+        parser.build_parser.cache_clear()
+        parser.build_parser()
+        assert list(shared_tmp.iterdir()) == []
+    assert len(list(folder.glob("grammar-*.json"))) == 1
+
+
+def test_the_parser_tables_from_the_cache_parse_alike(
+    shared_tmp: Path, folder: Path, tmp_path: Path
+) -> None:
+    text = (Path(__file__).parent.parent / "rulebooks" / "silent_war" / "combat.rk").read_text(
+        encoding="utf-8"
+    )
+    built = parser.build_parser()
+    assert len(list(folder.glob("grammar-*.json"))) == 1
+    expected = parse(text, "combat.rk")
+    parser.build_parser.cache_clear()
+    loaded = parser.build_parser()
+    assert loaded is not built
+    again = parse(text, "combat.rk")
+    # the same nodes, and the same spans (which node equality leaves out)
+    assert cache.encode_nodes(again, "combat.rk") == cache.encode_nodes(expected, "combat.rk")
+    marker = tmp_path / "code-ran"
+    (entry,) = folder.glob("grammar-*.json")
+    entry.write_bytes(pickle.dumps(Planted(marker)))
+    parser.build_parser.cache_clear()
+    assert parse(text, "combat.rk") == expected  # built anew
+    assert not marker.exists()

@@ -15,7 +15,7 @@ through the dice.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import cache
 from itertools import combinations_with_replacement
@@ -26,7 +26,7 @@ from attrs import define, field
 
 from rulekit.book import types as t
 from rulekit.book.checker import Checked, check_expression
-from rulekit.book.inputs import Target, find_target, split_assignments
+from rulekit.book.inputs import Inputs, Target, assignments, find_target
 from rulekit.engine.dice import Die, SeededDice
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.session import _slots, bind_inputs, make_policy
@@ -34,8 +34,7 @@ from rulekit.engine.values import EnumValue, show, to_json, unwrap
 from rulekit.errors import InputError, error
 from rulekit.language import nodes as n
 from rulekit.language.parser import parse_expression
-
-DEFAULT_MAX_PATHS = 20_000
+from rulekit.limits import DEFAULT_MAX_PATHS
 
 
 class TooManyPaths(InputError):
@@ -182,15 +181,15 @@ def ask(
     checked: Checked,
     name: str,
     *,
-    given: str | None = None,
-    at: tuple[str, ...] | list[str] = (),
-    decide: tuple[str, ...] | list[str] = (),
+    given: str | Mapping[str, Any] | None = None,
+    at: Inputs = (),
+    decide: Inputs = (),
     of: str | None = None,
 ) -> Question:
     """Turn a command line's target, inputs and ``--of`` into a question for every path."""
     target = find_target(checked, name, ("procedure", "table", "modifiers"))
-    pairs = split_assignments(at, "--at")
-    decisions = split_assignments(decide, "--decide")
+    pairs = assignments(at, "--at")
+    decisions = assignments(decide, "--decide")
     expr = _of_expression(checked, target, of) if of is not None else None
 
     def setup(interp: Interpreter) -> dict[str, Any]:

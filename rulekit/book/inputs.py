@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,32 @@ def split_assignments(items: tuple[str, ...] | list[str], flag: str) -> list[tup
         name, value = item.split("=", 1)
         out.append((name.strip(), value.strip()))
     return out
+
+
+Inputs = Mapping[str, Any] | Sequence[str] | None
+"""Inputs given as ``{"name": value}`` or as ``["name=value", ...]``."""
+
+
+def assignments(items: Inputs, flag: str) -> list[tuple[str, Any]]:
+    """Inputs as pairs, given either as ``{"name": value}`` (the Python API: values as a
+    TOML file would hold them) or as ``["name=value", ...]`` (the command line)."""
+    if items is None:
+        return []
+    if isinstance(items, Mapping):
+        out: list[tuple[str, Any]] = []
+        for name, value in items.items():
+            # a decision answered several times in a row: one pair per answer, in order
+            if flag != "--decide":
+                out.append((str(name), value))
+                continue
+            # an answer is matched as text, as a scripted policy file's are; a decision made
+            # several times in a row takes a list of answers, used in order
+            answers = value if isinstance(value, list | tuple) else [value]
+            out.extend((str(name), a if isinstance(a, str) else json.dumps(a)) for a in answers)
+        return out
+    if isinstance(items, str):  # one "name=value" given bare
+        items = [items]
+    return list(split_assignments(list(items), flag))
 
 
 def parse_dice(text: str) -> list[int]:

@@ -1,4 +1,8 @@
-"""The command line: check, tables, lookup, resolve."""
+"""The command line: check, tables, lookup, resolve.
+
+Only click is imported up front: each command imports what it needs when it runs, so
+``rulekit --help`` (and a mistyped command) answers at once (tests/test_startup.py).
+"""
 
 from __future__ import annotations
 
@@ -9,29 +13,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
-from rich.table import Table
-from rich.text import Text
 
-from rulekit.analysis.prob import DEFAULT_MAX_PATHS
-from rulekit.book.checker import Checked, check, load
-from rulekit.book.inputs import find_target, parse_dice, split_assignments
-from rulekit.book.loader import load_rulebook
-from rulekit.book.tables import LookupMiss
-from rulekit.cli.show import (
-    err,
-    explain_turn,
-    options_of,
-    out,
-    print_distribution,
-    print_options,
-    print_run,
-    print_summary,
-)
-from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET
-from rulekit.engine.session import resolve as run_resolve
-from rulekit.engine.trace import render_text
-from rulekit.engine.values import show, to_json
-from rulekit.errors import InputError, RulekitError, error, located_in
+from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_STEP_BUDGET
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -45,6 +28,11 @@ def reports_errors(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from rich.text import Text
+
+        from rulekit.cli.show import err
+        from rulekit.errors import RulekitError
+
         try:
             return func(*args, **kwargs)
         except RulekitError as exc:
@@ -103,7 +91,13 @@ def check_cmd(rulebook: str, options: tuple[str, ...], provenance: bool, as_json
       rulekit check rulebooks/gato_leader --provenance
       rulekit check rulebooks/attack_sub --json
     """
+    from rich.text import Text
+
+    from rulekit.book.checker import check
+    from rulekit.book.loader import load_rulebook
     from rulekit.cli.provenance_view import print_provenance, provenance_json
+    from rulekit.cli.show import err, options_of, out, print_summary
+    from rulekit.errors import RulekitError
 
     try:
         book = load_rulebook(rulebook, options)
@@ -166,6 +160,12 @@ def check_cmd(rulebook: str, options: tuple[str, ...], provenance: bool, as_json
 @reports_errors
 def tables_cmd(rulebook: str, options: tuple[str, ...], as_json: bool) -> None:
     """List the tables: rule reference, dice, dimensions, provenance."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from rulekit.book.checker import load
+    from rulekit.cli.show import out, print_options
+
     checked = load(rulebook, options)
     rows: list[dict[str, Any]] = []
     for table in checked.tables.values():
@@ -221,114 +221,33 @@ def lookup_cmd(
     as_json: bool,
 ) -> None:
     """Look up one cell. TABLE is a name or a rule reference such as 7.1 or E4."""
-    checked = load(rulebook, options)
-    target = find_target(checked, table, ("table",))
-    compiled = checked.tables[target.name]
-    pairs = dict(split_assignments(at, "--at"))
-    values: list[Any] = []
-    keys: dict[str, Any] = {}
-    dims = {d.name for d in compiled.dims if d.kind != "roll"}
-    for name in pairs:
-        if name not in dims:
-            from rulekit.errors import did_you_mean
+    from rich.text import Text
 
-            raise InputError(
-                [
-                    error(
-                        f"table {target.name} has no dimension '{name}'",
-                        where=f"--at {name}",
-                        hint=did_you_mean(name, dims)
-                        or f"its dimensions are: {', '.join(sorted(dims)) or 'only the roll'}",
-                    )
-                ]
-            )
-    for i, dim in enumerate(compiled.dims):
-        if dim.kind == "roll":
-            if roll is None:
-                raise InputError(
-                    [
-                        error(
-                            f"table {target.name} is indexed by a roll of {dim.decl.dice}",
-                            where="--roll",
-                            hint="give --roll N (the modified roll)",
-                        )
-                    ]
-                )
-            values.append(roll)
-            keys["roll"] = roll
-            continue
-        if dim.name not in pairs:
-            choices = ", ".join(compiled.keys(i)[:10])
-            raise InputError(
-                [
-                    error(
-                        f"table {target.name} needs --at {dim.name}=VALUE",
-                        where="--at",
-                        hint=f"{dim.name} is one of: {choices}",
-                    )
-                ]
-            )
-        text = pairs[dim.name]
-        value = _read_key(checked, dim, text, compiled.keys(i))
-        values.append(value)
-        keys[dim.name] = to_json(value)
-    try:
-        cell, path = compiled.lookup(values)
-    except LookupMiss as miss:
-        where = "--roll" if miss.dim.kind == "roll" else f"--at {miss.dim.name}"
-        raise InputError(
-            [
-                error(
-                    f"table {target.name} has no row for {miss.dim.name} = {show(miss.value)}",
-                    where=where,
-                    hint=f"its {miss.dim.name} rows are: {', '.join(miss.keys)}",
-                )
-            ]
-        ) from None
+    from rulekit.api import load
+    from rulekit.cli.show import out
+    from rulekit.engine.values import show
+
+    found = load(rulebook, options).lookup(table, at=list(at), roll=roll)
     if as_json:
         data: dict[str, Any] = {
-            "table": target.name,
-            "rule": compiled.rule,
+            "table": found.table,
+            "rule": found.rule,
             "roll": roll,
-            "result": cell.printed,
-            "row": [k.printed for k in path],
-            "provisional": cell.provisional,
+            "result": found.printed,
+            "row": found.row,
+            "provisional": found.provisional,
         }
-        if cell.action is not None:
-            data["then"] = cell.action.func
+        if found.then is not None:
+            data["then"] = found.then
         _emit_json(data)
         return
-    title = f' "{compiled.decl.title}"' if compiled.decl.title else ""
-    key_text = ", ".join(f"{k}={show(v)}" for k, v in keys.items())
-    result = show(cell.value) if cell.value is not None else ""
-    if cell.action is not None:
-        result += f" => {cell.action.func}"
-    mark = "  (provisional: not printed in the rules)" if cell.provisional else ""
+    title = f' "{found.title}"' if found.title else ""
+    key_text = ", ".join(f"{k}={show(v)}" for k, v in found.keys.items())
+    mark = "  (provisional: not printed in the rules)" if found.provisional else ""
     out.print(
-        Text(
-            f"{target.name} [{compiled.rule}]{title} {key_text} -> row "
-            + " / ".join(k.printed for k in path)
-        )
+        Text(f"{found.table} [{found.rule}]{title} {key_text} -> row " + " / ".join(found.row))
     )
-    out.print(Text(f"{result}{mark}"))
-
-
-def _read_key(checked: Checked, dim: Any, text: str, keys: list[str]) -> Any:
-    from rulekit.book.coerce import CoerceError
-    from rulekit.errors import did_you_mean
-
-    try:
-        return checked.vocab.read(text, dim.type)
-    except CoerceError as exc:
-        raise InputError(
-            [
-                error(
-                    f"{exc.message} for dimension {dim.name}",
-                    where=f"--at {dim.name}",
-                    hint=exc.hint or did_you_mean(text, keys),
-                )
-            ]
-        ) from None
+    out.print(Text(f"{found}{mark}"))
 
 
 @main.command("resolve")
@@ -363,31 +282,36 @@ def resolve_cmd(
     as_json: bool,
 ) -> None:
     """Run one procedure (or a table with its own roll) and print its trace."""
-    checked = load(rulebook, options)
-    with located_in(checked.book.sources):
-        outcome = run_resolve(
-            checked,
-            procedure,
-            given=given,
-            at=at,
-            dice=parse_dice(dice) if dice is not None else None,
-            seed=seed,
-            decide=decide,
-            max_steps=max_steps,
-        )
-    target = outcome.target
+    from rich.text import Text
+
+    from rulekit.api import load
+    from rulekit.book.inputs import parse_dice
+    from rulekit.cli.show import out
+    from rulekit.engine.trace import render_text
+    from rulekit.engine.values import show, to_json
+
+    outcome = load(rulebook, options).resolve(
+        procedure,
+        given=given,
+        at=list(at),
+        dice=parse_dice(dice) if dice is not None else None,
+        seed=seed,
+        decide=list(decide),
+        max_steps=max_steps,
+    )
+    assert outcome.trace is not None  # asked for (the default)
     if as_json:
         _emit_json(
             {
-                "procedure": target.name,
-                "kind": target.kind,
-                "rule": target.ref.text if target.ref else None,
+                "procedure": outcome.name,
+                "kind": outcome.kind,
+                "rule": outcome.rule,
                 "seed": outcome.seed,
                 "args": {k: to_json(v) for k, v in outcome.args.items()},
-                "result": to_json(outcome.result),
+                "result": outcome.value,
                 "trace": outcome.trace.to_json(),
-                "state": {k: to_json(v) for k, v in outcome.interpreter.state.values.items()},
-                "provisional_used": outcome.trace.provisional_used,
+                "state": outcome.state,
+                "provisional_used": outcome.provisional_used,
             }
         )
         return
@@ -396,9 +320,9 @@ def resolve_cmd(
     out.print(Text(f"result: {show(outcome.result)}"))
     if outcome.seed is not None:
         out.print(Text(f"seed: {outcome.seed}"))
-    if outcome.trace.provisional_used:
+    if outcome.provisional_used:
         out.print(Text("used provisional values (not printed in the rules):"))
-        for item in outcome.trace.provisional_used:
+        for item in outcome.provisional_used:
             out.print(Text(f"  {item}"))
 
 
@@ -438,17 +362,19 @@ def prob_cmd(
     as_json: bool,
 ) -> None:
     """Exact probabilities of every result of a procedure or table (every path of dice)."""
-    from rulekit.analysis.prob import ask, exact, sampled
+    from rulekit.api import load
+    from rulekit.cli.show import print_distribution
 
-    checked = load(rulebook, options)
-    with located_in(checked.book.sources):
-        question = ask(checked, procedure, given=given, at=at, decide=decide, of=of)
-        if samples is not None:
-            if samples < 1:
-                raise InputError([error("--samples must be at least 1", where="--samples")])
-            dist = sampled(checked, question, samples, seed)
-        else:
-            dist = exact(checked, question, max_paths)
+    dist = load(rulebook, options).prob(
+        procedure,
+        given=given,
+        at=list(at),
+        decide=list(decide),
+        of=of,
+        max_paths=max_paths,
+        samples=samples,
+        seed=seed,
+    )
     if as_json:
         _emit_json(dist.to_json())
         return
@@ -487,7 +413,9 @@ def diff_cmd(
     """
     from rulekit.analysis.behaviour import Behaviour, Probe, compare_behaviour
     from rulekit.analysis.diff import compare
-    from rulekit.cli.show import diff_json, print_diff
+    from rulekit.book.checker import load
+    from rulekit.cli.show import diff_json, out, print_diff
+    from rulekit.errors import located_in
 
     before, after = load(old, options), load(new, options)
     changes = compare(before, after)
@@ -515,7 +443,10 @@ def fmt_cmd(rulebook: str, check_only: bool) -> None:
     """
     from pathlib import Path
 
+    from rich.text import Text
+
     from rulekit.book.loader import shown_path
+    from rulekit.cli.show import out
     from rulekit.language.fmt import format_rulebook
 
     changed = format_rulebook(Path(rulebook), write=not check_only)
@@ -577,8 +508,13 @@ def run_cmd(
     as_json: bool,
 ) -> None:
     """Play a scenario turn after turn through the rulebook's sequence of play."""
+    from rich.text import Text
+
+    from rulekit.book.checker import load
+    from rulekit.cli.show import err, explain_turn, print_run
     from rulekit.engine.policy import InteractivePolicy
     from rulekit.engine.trace import render_event
+    from rulekit.errors import InputError, error, located_in
     from rulekit.play.runner import (
         make_policy,
         new_game,
@@ -654,6 +590,11 @@ def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
     """Re-run a recorded game from its trace and confirm it ends in the same state."""
     import json as _json
 
+    from rich.text import Text
+
+    from rulekit.book.checker import load
+    from rulekit.cli.show import out
+    from rulekit.errors import InputError, error
     from rulekit.play.runner import replay
 
     try:
@@ -716,7 +657,12 @@ def simulate_cmd(
 ) -> None:
     """Monte Carlo: many games over seeds, with summary statistics."""
     from rich.progress import Progress
+    from rich.table import Table
+    from rich.text import Text
 
+    from rulekit.book.checker import load
+    from rulekit.cli.show import err, out
+    from rulekit.errors import InputError, error
     from rulekit.play.simulate import simulate
 
     if policy not in ("default", "random"):

@@ -7,8 +7,6 @@ from pathlib import Path
 
 import click
 
-from rulekit.errors import RulekitError
-
 
 def _absolute(rulebook: str) -> str:
     """The rulebook argument made independent of the directory a game is resumed from."""
@@ -49,6 +47,7 @@ def play_cmd(
     The autosave is in $RULEKIT_PLAY_DIR, else ~/.local/share/rulekit/play.
     """
     from rulekit.book.checker import load
+    from rulekit.errors import RulekitError
     from rulekit.play.interactive import (
         PlaySession,
         autosave_path,

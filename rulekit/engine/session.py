@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from attrs import define
 
 from rulekit.book import types as t
 from rulekit.book.checker import Checked
-from rulekit.book.inputs import Target, ValueReader, find_target, load_given, split_assignments
+from rulekit.book.inputs import Inputs, Target, ValueReader, assignments, find_target, load_given
 from rulekit.engine.dice import DiceSource, ForcedDice, SeededDice
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.policy import DefaultPolicy, Policy, ScriptedPolicy
@@ -57,15 +58,19 @@ def bind_inputs(
     checked: Checked,
     target: Target,
     interp: Interpreter,
-    given_path: str | None,
-    at: list[tuple[str, str]],
+    given_path: str | Mapping[str, Any] | None,
+    at: list[tuple[str, Any]],
 ) -> dict[str, Any]:
-    """Read ``--given`` and ``--at`` into the target's arguments and the game state."""
+    """Read ``--given`` (a TOML file, or a dict of the same shape) and ``--at`` into the
+    target's arguments and the game state."""
     slots = _slots(checked, target)
     state_types = {name: checked.globals[name] for name in interp.state.values}
     args: dict[str, Any] = {}
     sources: list[tuple[str, Any, ValueReader]] = []
-    if given_path is not None:
+    if isinstance(given_path, Mapping):
+        reader = ValueReader(checked, interp.eval, "given")
+        sources.extend((key, value, reader) for key, value in given_path.items())
+    elif given_path is not None:
         raw, text = load_given(given_path)
         reader = ValueReader(checked, interp.eval, given_path, text)
         sources.extend((key, value, reader) for key, value in raw.items())
@@ -124,19 +129,19 @@ def resolve(
     checked: Checked,
     name: str,
     *,
-    given: str | None = None,
-    at: tuple[str, ...] | list[str] = (),
+    given: str | Mapping[str, Any] | None = None,
+    at: Inputs = (),
     dice: list[int] | None = None,
     seed: int | None = None,
-    decide: tuple[str, ...] | list[str] = (),
+    decide: Inputs = (),
     max_steps: int = DEFAULT_STEP_BUDGET,
 ) -> Outcome:
     """Run one procedure (or a table with its own roll) as ``rulekit resolve`` does."""
     target = find_target(checked, name, ("procedure", "table", "modifiers"))
     source, used_seed = make_dice(dice, seed)
-    policy = make_policy(split_assignments(decide, "--decide"))
+    policy = make_policy(assignments(decide, "--decide"))
     interp = Interpreter(checked, source, policy, max_steps=max_steps)
-    args = bind_inputs(checked, target, interp, given, split_assignments(at, "--at"))
+    args = bind_inputs(checked, target, interp, given, assignments(at, "--at"))
     if target.kind == "table":
         result = interp.lookup(target.name, args)
     else:

@@ -1,32 +1,44 @@
-"""Parsed files kept on disk: the same text always parses to the same nodes, so a rulebook
-read again skips lark, which is most of a command's start-up.
+"""Parsed files and the parser's tables kept on disk, as JSON: reading an entry can never run
+code (no pickle), so a planted or damaged entry costs at worst a parse.
 
-An entry is keyed by the file's text, the path its spans name, the code that builds nodes
-(grammar, parser, transformer, nodes) and the Python version; an entry that is missing,
-unreadable or of another kind is parsed anew. Only files that parse are kept. Entries are
-written atomically, so two commands running at once never read half an entry.
+A parsed file is keyed by its text, the path its spans name, the code that builds nodes
+(grammar, parser, transformer, nodes) and the Python version: the same text always parses
+to the same nodes, so a rulebook read again skips lark, which is most of a cold start. The
+parser's LALR tables are keyed by the grammar and lark's version (parser.py). An entry is
+checked as it is read (its own key inside, known node classes with their field counts,
+plain values only); anything else is parsed anew and replaced. Only files that parse are
+kept; entries are written atomically, so two commands running at once never read half an
+entry. Pruning touches only this module's own entry names, never other files in the folder.
 
 ``RULEKIT_CACHE`` names the folder (default ``$XDG_CACHE_HOME/rulekit`` or
-``~/.cache/rulekit``); ``RULEKIT_CACHE=off`` turns the cache off.
+``~/.cache/rulekit``); ``RULEKIT_CACHE=off`` turns both caches off.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
-import pickle
+import re
 import sys
 import tempfile
 from collections.abc import Callable
+from fractions import Fraction
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
+
+import attrs
 
 from rulekit.language import nodes as n
 
-MAX_ENTRIES = 2000  # beyond it the oldest half goes: edited files leave stale entries behind
+FORMAT = 1  # of an entry's JSON: a change to the encoding below is a new format
+MAX_ENTRIES = 2000  # parsed files; beyond it the oldest half goes (edited files leave stale ones)
 _OFF = ("", "0", "off", "no", "false")
+_PARSED = re.compile(r"parse-[0-9a-f]{64}\.json")  # the only names pruning may delete
+GRAMMAR = re.compile(r"grammar-[0-9a-f]{64}\.json")
 
 
 def cache_dir() -> Path | None:
@@ -51,36 +63,33 @@ def _code_stamp() -> bytes:
     return stamp.digest()
 
 
-def cached_parse(text: str, path: str, parse: Callable[[str, str], n.Module]) -> n.Module:
-    """``parse(text, path)``, or the nodes it gave before for the same text and path."""
-    folder = cache_dir()
-    if folder is None:
-        return parse(text, path)
-    key = hashlib.sha256(_code_stamp() + path.encode() + b"\0" + text.encode()).hexdigest()
-    entry = folder / f"{key}.pickle"
+# ---- entries: JSON files with their key inside ------------------------------------------
+
+
+def read_entry(
+    folder: Path, name: str, key: str, object_hook: Callable[[dict[str, Any]], Any] | None = None
+) -> Any:
+    """The data of an entry, or None if it is missing, unreadable, or not this key's."""
     try:
-        module = pickle.loads(entry.read_bytes())
-    except Exception:  # missing, unreadable or written by other code: parse anew
-        module = None
-    if isinstance(module, n.Module):
-        return module
-    module = parse(text, path)
-    _store(folder, entry, module)
-    return module
+        entry = json.loads((folder / name).read_bytes(), object_hook=object_hook)
+    except (OSError, ValueError, TypeError, RecursionError):
+        return None
+    if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
+        return None
+    return entry.get("data")
 
 
-def _store(folder: Path, entry: Path, module: n.Module) -> None:
+def write_entry(folder: Path, name: str, key: str, data: Any) -> None:
     """Write one entry atomically; a cache that cannot be written is no cache, not an error."""
     tmp: str | None = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as out:
-            pickle.dump(module, out, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, entry)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=name.split("-")[0] + "-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump({"format": FORMAT, "key": key, "data": data}, out, separators=(",", ":"))
+        os.replace(tmp, folder / name)
         tmp = None
-        _prune(folder)
-    except OSError:
+    except (OSError, ValueError, RecursionError):
         pass
     finally:
         if tmp is not None:
@@ -88,11 +97,129 @@ def _store(folder: Path, entry: Path, module: n.Module) -> None:
                 os.unlink(tmp)
 
 
-def _prune(folder: Path) -> None:
-    entries = list(folder.glob("*.pickle"))
-    if len(entries) <= MAX_ENTRIES:
-        return
-    entries.sort(key=lambda p: p.stat().st_mtime)
-    for old in entries[: len(entries) // 2]:
-        with contextlib.suppress(OSError):
-            old.unlink()
+def prune(folder: Path, pattern: re.Pattern[str], keep: int) -> None:
+    """Past ``keep`` entries named by ``pattern``, delete the oldest half of them."""
+    with contextlib.suppress(OSError):
+        entries = [p for p in folder.iterdir() if pattern.fullmatch(p.name)]
+        if len(entries) <= keep:
+            return
+        entries.sort(key=lambda p: p.stat().st_mtime)
+        for old in entries[: len(entries) // 2]:
+            with contextlib.suppress(OSError):
+                old.unlink()
+
+
+# ---- plain data with tuples and non-text keys (the parser's tables) ---------------------
+
+
+def encode_plain(value: Any) -> Any:
+    """JSON for str, int, bool, None, lists, tuples and dicts with any such keys."""
+    if isinstance(value, dict):
+        return {"d": [[encode_plain(k), encode_plain(v)] for k, v in value.items()]}
+    if isinstance(value, tuple):
+        return {"t": [encode_plain(v) for v in value]}
+    if isinstance(value, list):
+        return [encode_plain(v) for v in value]
+    if value is None or isinstance(value, str | int | float):
+        return value
+    raise TypeError(f"cannot keep a {type(value).__name__} in the cache")
+
+
+def decode_plain(obj: dict[str, Any]) -> Any:
+    """The inverse of :func:`encode_plain`, as ``read_entry``'s ``object_hook``: any other
+    object (the entry itself) is left as it is."""
+    if len(obj) == 1:
+        if "t" in obj:
+            return tuple(obj["t"])
+        if "d" in obj:
+            return dict(obj["d"])  # TypeError/ValueError unless pairs of hashable keys
+    return obj
+
+
+# ---- parsed files: nodes as tagged lists --------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _node_classes() -> tuple[tuple[type, ...], dict[type, int], tuple[tuple[str, ...], ...]]:
+    classes = sorted(
+        {c for c in vars(n).values() if isinstance(c, type) and attrs.has(c) and c is not n.Span},
+        key=lambda c: c.__name__,
+    )
+    fields = tuple(tuple(a.name for a in attrs.fields(c)) for c in classes)
+    return tuple(classes), {c: i for i, c in enumerate(classes)}, fields
+
+
+# Tags of what is not a node (nodes are tagged by their class's index, from 0).
+_SPAN, _SPAN_ELSEWHERE, _TUPLE, _FRACTION = -1, -2, -3, -4
+
+
+def encode_nodes(value: Any, path: str) -> Any:
+    """A node tree as JSON-ready lists: ``[tag, field...]``; spans in ``path`` are short."""
+    _, index, fields = _node_classes()
+    kind = type(value)
+    if kind is n.Span:
+        if value.file == path:
+            return [_SPAN, value.line, value.column, value.end_line, value.end_column]
+        return [_SPAN_ELSEWHERE, *attrs.astuple(value)]
+    tag = index.get(kind)
+    if tag is not None:
+        return [tag, *(encode_nodes(getattr(value, f), path) for f in fields[tag])]
+    if kind is tuple:
+        return [_TUPLE, *(encode_nodes(v, path) for v in value)]
+    if kind is Fraction:
+        return [_FRACTION, value.numerator, value.denominator]
+    if value is None or kind in (str, int, bool):
+        return value
+    raise TypeError(f"cannot keep a {kind.__name__} in the cache")
+
+
+def decode_nodes(data: Any, path: str) -> Any:
+    """The inverse of :func:`encode_nodes`; ValueError/TypeError/IndexError if malformed."""
+    classes, _, fields = _node_classes()
+    span = n.Span
+
+    def build(v: Any) -> Any:
+        if type(v) is not list:
+            if v is None or type(v) in (str, int, bool):
+                return v
+            raise ValueError("not a value of a node")
+        tag = v[0]
+        if type(tag) is not int:
+            raise ValueError("an untagged list")
+        if tag >= 0:
+            if len(v) != len(fields[tag]) + 1:
+                raise ValueError("a node with the wrong number of fields")
+            return classes[tag](*[build(x) for x in v[1:]])
+        if tag == _SPAN:
+            return span(path, *v[1:])
+        if tag == _TUPLE:
+            return tuple([build(x) for x in v[1:]])
+        if tag == _FRACTION:
+            return Fraction(v[1], v[2])
+        if tag == _SPAN_ELSEWHERE:
+            return span(*v[1:])
+        raise ValueError(f"unknown tag {tag}")
+
+    return build(data)
+
+
+def cached_parse(text: str, path: str, parse: Callable[[str, str], n.Module]) -> n.Module:
+    """``parse(text, path)``, or the nodes it gave before for the same text and path."""
+    folder = cache_dir()
+    if folder is None:
+        return parse(text, path)
+    key = hashlib.sha256(_code_stamp() + path.encode() + b"\0" + text.encode()).hexdigest()
+    name = f"parse-{key}.json"
+    data = read_entry(folder, name, key)
+    if data is not None:
+        try:
+            module = decode_nodes(data, path)
+        except (ValueError, TypeError, IndexError, RecursionError):  # not ours: parse anew
+            module = None
+        if isinstance(module, n.Module) and module.path == path:
+            return module
+    module = parse(text, path)
+    with contextlib.suppress(TypeError, RecursionError):  # a value JSON cannot hold: no entry
+        write_entry(folder, name, key, encode_nodes(module, path))
+        prune(folder, _PARSED, MAX_ENTRIES)
+    return module

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 from functools import lru_cache
 from importlib.resources import files
-from typing import cast
+from typing import Any, cast
 
+import lark
 from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.exceptions import VisitError
+from lark.grammar import Rule
 from lark.indenter import DedentError, Indenter
+from lark.lark import _LOAD_ALLOWED_OPTIONS
+from lark.lexer import TerminalDef
 
 from rulekit.errors import SyntaxProblem, error
+from rulekit.language import cache
 from rulekit.language import nodes as n
 from rulekit.language.transformer import AstBuilder
 
@@ -30,21 +37,49 @@ def grammar_text() -> str:
     return files("rulekit.language").joinpath("grammar.lark").read_text(encoding="utf-8")
 
 
+_OPTIONS: dict[str, Any] = {
+    "parser": "lalr",
+    "propagate_positions": True,
+    "maybe_placeholders": True,
+    "start": ["start", "expr"],  # "expr": expressions given on the command line (--of)
+}
+
+
 @lru_cache(maxsize=2)
 def build_parser(strict: bool = False) -> Lark:
-    """The LALR parser. ``strict`` also proves the grammar free of conflicts (tests)."""
-    return Lark(
-        grammar_text(),
-        parser="lalr",
-        postlex=RulebookIndenter(),
-        propagate_positions=True,
-        maybe_placeholders=True,
-        strict=strict,
-        start=["start", "expr"],  # "expr": expressions given on the command line (--of)
-        # Building the LALR tables takes most of a second; lark keeps them in the
-        # temp directory keyed by grammar text and options.
-        cache=not strict,
-    )
+    """The LALR parser. ``strict`` also proves the grammar free of conflicts (tests).
+
+    Building the LALR tables takes most of a second, so they are kept in rulekit's cache
+    folder as JSON (never lark's own ``cache=True``: a pickle at a predictable name in the
+    shared temp directory, which anyone could plant).
+    """
+    text = grammar_text()
+    if strict:
+        return Lark(text, postlex=RulebookIndenter(), strict=True, **_OPTIONS)
+    folder = cache.cache_dir()
+    stamp = f"{lark.__version__}\0{sorted(_OPTIONS.items())}\0{text}"
+    key = hashlib.sha256(stamp.encode()).hexdigest()
+    name = f"grammar-{key}.json"
+    if folder is not None:
+        saved = cache.read_entry(folder, name, key, cache.decode_plain)
+        if saved is not None:
+            with contextlib.suppress(Exception):  # anything wrong in it: build anew
+                # what lark's standalone parsers load from: plain data, never a pickle;
+                # the options lark does not keep (positions, postlex) are given again
+                again = {k: v for k, v in _OPTIONS.items() if k in _LOAD_ALLOWED_OPTIONS}
+                loaded: Lark = Lark._load_from_dict(  # type: ignore[no-untyped-call]
+                    saved["data"], saved["memo"], postlex=RulebookIndenter(), **again
+                )
+                return loaded
+    parser = Lark(text, postlex=RulebookIndenter(), **_OPTIONS)
+    if folder is not None:
+        data, memo = parser.memo_serialize([TerminalDef, Rule])
+        options = {k: v for k, v in data["options"].items() if k not in _LOAD_ALLOWED_OPTIONS}
+        with contextlib.suppress(TypeError):
+            tables = cache.encode_plain({"data": {**data, "options": options}, "memo": memo})
+            cache.write_entry(folder, name, key, tables)
+            cache.prune(folder, cache.GRAMMAR, 1)  # older grammars' tables
+    return parser
 
 
 # What a terminal is called in an error message.

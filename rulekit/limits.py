@@ -1,0 +1,9 @@
+"""The default budgets of the commands, importable without the engine (the command line's
+options show them in ``--help``, which must not import the engine to do so).
+
+The engine and the analysis hold the values they use; tests/test_startup.py checks that
+these are the same.
+"""
+
+DEFAULT_STEP_BUDGET = 200_000  # rulekit.engine.interpreter: steps of one top-level call
+DEFAULT_MAX_PATHS = 20_000  # rulekit.analysis.prob: paths of dice of an exact enumeration
