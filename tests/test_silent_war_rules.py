@@ -102,7 +102,8 @@ def test_super_skipper_reassignment_25_3(silent_war: Checked) -> None:
 
 
 def test_super_skipper_waits_for_the_next_reinforcement(silent_war: Checked) -> None:
-    # "... or any submarine next in line to be received as a reinforcement" (January 1944: Tang)
+    # "... or any submarine next in line to be received as a reinforcement": "Redfin, Angler,
+    # Flasher, Robalo, Tang, Jack, or Tambor which will be received in January of 1944"
     game = Game(silent_war, [8])
     game.set(year=1943, month="Dec")
     s42 = game.call("start_at_base", name="S-42", at=game.v("base", "Brisbane"))
@@ -111,8 +112,8 @@ def test_super_skipper_waits_for_the_next_reinforcement(silent_war: Checked) -> 
     assert game.state["skipper_waiting"] == "Whitaker"
     game.set(year=1944, month="Jan", week=1)
     game.call("reinforcement_phase")
-    tang = next(s for s in game.state["subs"] if s.attrs["name"] == "Tang")
-    assert (tang.attrs["skipper"], tang.attrs["skipper_name"]) == (1, "Whitaker")
+    redfin = next(s for s in game.state["subs"] if s.attrs["name"] == "Redfin")
+    assert (redfin.attrs["skipper"], redfin.attrs["skipper_name"]) == (1, "Whitaker")
 
 
 def test_early_advancement_into_war_period_4_28_5(silent_war: Checked) -> None:
