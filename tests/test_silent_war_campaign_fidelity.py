@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_silent_war_rules import Game
 
 from rulekit.checker import Checked
+from rulekit.runner import new_game
 
 
 def sub_named(game: Game, name: str) -> Any:
@@ -32,7 +34,7 @@ def notes(game: Game) -> list[str]:
     return [e.text for e in game.events("note")]
 
 
-# ---- [17.0] War Progress, [16.1] victory first ---------------------------------------------------
+# ---- [17.0] War Progress, [16.1] victory first ------------------------------------------------
 
 
 def end_turn(game: Game) -> None:
@@ -74,9 +76,7 @@ def test_victory_is_checked_first_in_conclude_turn_16_1(silent_war: Checked) -> 
     # [16.1] "Check victory conditions for victory or defeat. If either is achieved, play ends
     # immediately." Nothing after it: no Spotted roll, no date advance, no War Progress roll.
     game = Game(silent_war, [0, 0])
-    game.set(
-        year=1942, month="Nov", week=4, war_period="WP1", ships_sunk=100, tonnage_sunk=1000
-    )
+    game.set(year=1942, month="Nov", week=4, war_period="WP1", ships_sunk=100, tonnage_sunk=1000)
     game.set(victory_conditions="short_campaign")
     game.sub_at_sea("Spearfish", "East China Sea", spotted=True)
     end_turn(game)
@@ -87,7 +87,7 @@ def test_victory_is_checked_first_in_conclude_turn_16_1(silent_war: Checked) -> 
     assert game.call("victory_reached") == "victory: the tonnage goal is met"
 
 
-# ---- [28.5] Early Advancement into War Period 4 ---------------------------------------------------
+# ---- [28.5] Early Advancement into War Period 4 ------------------------------------------------
 
 
 def test_early_advancement_never_delays_war_period_4_28_5(silent_war: Checked) -> None:
@@ -119,7 +119,7 @@ def test_early_advancement_sequence_ends_with_automatic_advance_28_5(silent_war:
     assert game.call("last_transition_month", to=wp4) is False
 
 
-# ---- the War Mix [3.1]-[3.15], [2.3 B], [14.8] ---------------------------------------------------
+# ---- the War Mix [3.1]-[3.15], [2.3 B], [14.8] ------------------------------------------------
 
 
 def pieces(game: Game) -> list[Any]:
@@ -149,7 +149,9 @@ def test_diligent_escort_backs_and_tf_only_2_3_b3(silent_war: Checked) -> None:
     assert flags == {"Red Ball", "Rising Sun"}
     # [13.3] TF ONLY "only place vessels with the Rising Sun flag on their backs": a Red Ball
     # Diligent Escort is never drawn then.
-    red = next(u for u in pieces(game) if u.attrs["diligent"] and str(u.attrs["flag"]) == "Red Ball")
+    red = next(
+        u for u in pieces(game) if u.attrs["diligent"] and str(u.attrs["flag"]) == "Red Ball"
+    )
     column = red.attrs["cup"]
     game.set(display=[])
     for _ in range(30):
@@ -235,7 +237,7 @@ def test_italic_units_sunk_at_the_start_stay_out_3_14(silent_war: Checked) -> No
     assert names.count("Matsu") == 5 and "BB36t" not in names
 
 
-# ---- [8.0] Reinforcements, Withdrawals and Returns ---------------------------------------------
+# ---- [8.0] Reinforcements, Withdrawals and Returns ------------------------------------------
 
 
 def test_january_1944_receives_the_seven_boats_of_25_3(silent_war: Checked) -> None:
@@ -321,3 +323,31 @@ def test_early_gatos_ten_and_return_as_normal_gatos_2_3_a(silent_war: Checked) -
     game.call("return_from_overhaul", name="Drum")
     assert boat.attrs["early_gato"] is False
     assert boat.attrs["tactical"] == normal.attrs["tactical"]
+
+
+# ---- the full campaign, December 1941 - August 1945 --------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_the_full_campaign_plays_to_the_end(silent_war: Checked, seed: int) -> None:
+    game = new_game(silent_war, "full_campaign", seed)
+    assert (game.interp.state.values["year"], str(game.interp.state.values["month"])) == (
+        1941,
+        "Dec",
+    )
+    result = game.play()
+    assert game.ended is not None
+    state = game.interp.state.values
+    active = [s for s in state["subs"] if str(s.attrs["status"]) == "active"]
+    if game.turn < 179:  # ended by its victory check [16.1]: every submarine is gone
+        assert game.ended == "defeat: no submarines left" and active == []
+    else:  # the fourth week of August 1945 is the last turn
+        assert (state["year"], str(state["month"]), state["week"]) == (1945, "Sep", 1)
+    periods = [r.values["war_period"] for r in result.reports]
+    assert periods == sorted(periods)  # War Periods only advance [17.0]
+    # [17.1] January 1945 is the last printed War Period 4 box: after it, War Period 4
+    dates = [(r.values["year"], r.values["month"], r.values["war_period"]) for r in result.reports]
+    assert all(wp == "WP4" for year, month, wp in dates if year == 1945 and month != "Jan")
+    # [3.13] the ships with Entry Dates entered by their dates
+    if state["year"] >= 1945:
+        assert {1, 2, 3, 4, 5, 6} <= set(state["entered_named"])
