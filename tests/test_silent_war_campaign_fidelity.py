@@ -351,3 +351,51 @@ def test_the_full_campaign_plays_to_the_end(silent_war: Checked, seed: int) -> N
     # [3.13] the ships with Entry Dates entered by their dates
     if state["year"] >= 1945:
         assert {1, 2, 3, 4, 5, 6} <= set(state["entered_named"])
+
+
+# ---- [19.1] / [22.1] the OpArea left, [7.21] storms transited from ---------------------------
+
+
+def test_leaving_the_sea_of_japan_adds_two_19_1(silent_war: Checked) -> None:
+    # "+2 drm if ... entering/leaving the Sea of Japan": Sea of Japan -> Empire Pacific
+    game = Game(silent_war, [0])
+    soj, ep = game.v("area", "Sea of Japan"), game.v("area", "Empire Pacific")
+    sub = game.sub_at_sea("Spearfish", "Empire Pacific")
+    game.call(
+        "transit_event_check",
+        sub=sub,
+        passed=[ep],
+        patrol_move=True,
+        cautious=False,
+        into_smz=False,
+        left=soj,
+    )
+    (roll,) = rolls_of(game, "19.1")
+    assert (2, "19.1") in [(t.value, t.rule) for t in roll.modifiers]
+
+
+def test_a_patrol_move_out_of_the_sea_of_japan_counts_it_19_1(silent_war: Checked) -> None:
+    game = Game(silent_war, [0, 0, 0], move_to=["Empire Pacific"])
+    sub = game.sub_at_sea("Spearfish", "Sea of Japan", side=game.v("side", "patrol"))
+    sub.attrs["section"] = game.v("section", "operating")
+    game.call("patrol_movement", sub=sub)
+    assert str(sub.attrs["area"]) == "Empire Pacific"
+    checks = rolls_of(game, "19.1")
+    assert checks and (2, "19.1") in [(t.value, t.rule) for t in checks[0].modifiers]
+
+
+def test_storm_damage_counts_the_storm_transited_from_7_21(silent_war: Checked) -> None:
+    # "if it is in or has transited through or from a Tropical Storm OpArea ..., roll a d10.
+    # On a result of 0, the submarine receives a Damaged marker."
+    game = Game(silent_war, [0, 0])
+    ecs = game.v("area", "East China Sea")
+    sub = game.sub_at_sea("Spearfish", "East China Sea", side=game.v("side", "transit"))
+    sub.attrs["destination"] = game.v("area", "Empire Pacific")
+    marker = game.interp.call(
+        "storm", {"area": ecs, "level": game.v("storm_level", "Tropical Storm")}
+    )
+    game.set(storms=[marker])
+    game.call("continue_transit", sub=sub)
+    assert str(sub.attrs["area"]) == "Empire Pacific"
+    assert [r.natural for r in rolls_of(game, "7.21")] == [0]
+    assert sub.attrs["damage"] == 1

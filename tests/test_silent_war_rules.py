@@ -159,9 +159,10 @@ def test_smz_entry_example_12_1(silent_war: Checked) -> None:
     assert len(checks) == 2  # one Transit Event check for each move
     assert [t.rule for t in checks[0].modifiers] == []  # patrol movement: no "-1 Transit side"
     assert [(t.value, t.rule) for t in checks[1].modifiers] == [(2, "20.3")]
-    # both checks read the Solomons chart (the red results start where the Solomons' do)
+    # both checks read the Solomons chart (the red results start where the Solomons' do); the
+    # Coral Sea's is read only for Congregating Risk, which counts the OpArea departed [22.1]
     lookups = [e for e in game.events("lookup", table="area_activity")]
-    assert {e.keys["area"] for e in lookups} == {"Solomons"}
+    assert {e.keys["area"] for e in lookups} == {"Solomons", "Coral Sea"}
 
 
 # ---- printed tables ---------------------------------------------------------------------------
