@@ -165,14 +165,15 @@ def test_conclude_turn_phase_16_0(silent_war: Checked, snapshot: Any) -> None:
 
 
 def test_war_progress_phase_17_0(silent_war: Checked, snapshot: Any) -> None:
-    # The end of the fourth week of a month with a number: roll + modification >= number
+    # The end of the fourth week of a month with a number: roll + modification >= number.
+    # War Progress follows Conclude Turn, which has moved the date to the week after [16.3].
     game = campaign(silent_war, [9])
-    game.set(year=1942, month="Jun", week=4, ships_sunk=40, tonnage_sunk=600)
+    game.set(year=1942, month="Jul", week=1, ships_sunk=40, tonnage_sunk=600)
     game.call("war_progress_phase")
     assert str(game.state["war_period"]) == "WP2"
     assert game.events("lookup", table="war_period_modification")[0].result == 1
     assert trace(game) == snapshot
     below = campaign(silent_war, [9])
-    below.set(year=1942, month="Jun", week=4, ships_sunk=5, tonnage_sunk=10)
+    below.set(year=1942, month="Jul", week=1, ships_sunk=5, tonnage_sunk=10)
     below.call("war_progress_phase")
     assert str(below.state["war_period"]) == "WP1"  # "automatically fails to advance"

@@ -102,7 +102,8 @@ def test_super_skipper_reassignment_25_3(silent_war: Checked) -> None:
 
 
 def test_super_skipper_waits_for_the_next_reinforcement(silent_war: Checked) -> None:
-    # "... or any submarine next in line to be received as a reinforcement" (January 1944: Tang)
+    # "... or any submarine next in line to be received as a reinforcement": "Redfin, Angler,
+    # Flasher, Robalo, Tang, Jack, or Tambor which will be received in January of 1944"
     game = Game(silent_war, [8])
     game.set(year=1943, month="Dec")
     s42 = game.call("start_at_base", name="S-42", at=game.v("base", "Brisbane"))
@@ -111,8 +112,8 @@ def test_super_skipper_waits_for_the_next_reinforcement(silent_war: Checked) -> 
     assert game.state["skipper_waiting"] == "Whitaker"
     game.set(year=1944, month="Jan", week=1)
     game.call("reinforcement_phase")
-    tang = next(s for s in game.state["subs"] if s.attrs["name"] == "Tang")
-    assert (tang.attrs["skipper"], tang.attrs["skipper_name"]) == (1, "Whitaker")
+    redfin = next(s for s in game.state["subs"] if s.attrs["name"] == "Redfin")
+    assert (redfin.attrs["skipper"], redfin.attrs["skipper_name"]) == (1, "Whitaker")
 
 
 def test_early_advancement_into_war_period_4_28_5(silent_war: Checked) -> None:
@@ -158,9 +159,10 @@ def test_smz_entry_example_12_1(silent_war: Checked) -> None:
     assert len(checks) == 2  # one Transit Event check for each move
     assert [t.rule for t in checks[0].modifiers] == []  # patrol movement: no "-1 Transit side"
     assert [(t.value, t.rule) for t in checks[1].modifiers] == [(2, "20.3")]
-    # both checks read the Solomons chart (the red results start where the Solomons' do)
+    # both checks read the Solomons chart (the red results start where the Solomons' do); the
+    # Coral Sea's is read only for Congregating Risk, which counts the OpArea departed [22.1]
     lookups = [e for e in game.events("lookup", table="area_activity")]
-    assert {e.keys["area"] for e in lookups} == {"Solomons"}
+    assert {e.keys["area"] for e in lookups} == {"Solomons", "Coral Sea"}
 
 
 # ---- printed tables ---------------------------------------------------------------------------

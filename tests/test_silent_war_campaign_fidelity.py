@@ -1,0 +1,401 @@
+"""Silent War 2.1 campaign-side rules played as written (issue 11): War Progress, victory,
+reinforcements and withdrawals, the War Mix, transit, range, and the full campaign.
+
+Every situation is written from the rules text (../shared/seeds/000_0b28bf2899953500.txt) and
+the numbers asserted are the text's; where a chart is not printed the test asserts the rule's
+mechanism (which box, which month, which piece), never a provisional value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_silent_war_rules import Game
+
+from rulekit.checker import Checked
+from rulekit.runner import new_game
+
+
+def sub_named(game: Game, name: str) -> Any:
+    return next(s for s in game.state["subs"] if s.attrs["name"] == name)
+
+
+def const_texts(book: Checked, name: str) -> list[str]:
+    """A list constant's items as written in the rulebook."""
+    return [item.value for item in book.book.consts[name].value.items]
+
+
+def rolls_of(game: Game, rule: str) -> list[Any]:
+    return [e for e in game.events("roll") if e.rule == rule]
+
+
+def notes(game: Game) -> list[str]:
+    return [e.text for e in game.events("note")]
+
+
+# ---- [17.0] War Progress, [16.1] victory first ------------------------------------------------
+
+
+def end_turn(game: Game) -> None:
+    """The End Turn Segment [4.0 IV]: Conclude Turn [16.0], then War Progress [17.0]."""
+    game.call("conclude_turn_phase")
+    game.call("war_progress_phase")
+
+
+def test_war_progress_is_rolled_after_the_fourth_week_17_0(silent_war: Checked) -> None:
+    # "At the end of the fourth week of months marked with numbers in their boxes on the War
+    # Period Transition Table, the player must determine if the War Period advances."
+    # June 1944 is printed with a 9 for War Period 4 [28.5].
+    game = Game(silent_war, [9, 9])
+    game.set(year=1944, month="Jun", week=3, war_period="WP3", ships_sunk=700, tonnage_sunk=600)
+    end_turn(game)  # the third week ends: no roll
+    assert (str(game.state["month"]), game.state["week"]) == ("Jun", 4)
+    assert rolls_of(game, "17.0 B") == []
+    end_turn(game)  # the fourth week of June ends: one roll against June's 9
+    (roll,) = rolls_of(game, "17.0 B")
+    assert (str(game.state["month"]), game.state["week"]) == ("Jul", 1)
+    assert roll.natural == 9
+    assert str(game.state["war_period"]) == ("WP4" if roll.total >= 9 else "WP3")
+
+
+def test_war_progress_uses_the_month_that_ended_17_0(silent_war: Checked) -> None:
+    # January 1945 is the last War Period 4 box (printed "Jun 44 thru Jan 45" [28.5]): the end
+    # of its fourth week is the last attempt, and failing it the War Period advances [17.1].
+    game = Game(silent_war, [0])
+    game.set(year=1945, month="Jan", week=4, war_period="WP3", ships_sunk=400, tonnage_sunk=0)
+    wp4 = game.v("war_period", "WP4")
+    end_turn(game)
+    assert (str(game.state["month"]), game.state["year"]) == ("Feb", 1945)
+    assert game.call("transition_number", to=wp4) is None  # February has no box ...
+    assert str(game.state["war_period"]) == "WP4"  # ... yet January's attempt was made
+    assert "all transition numbers have been attempted: automatic advance" in notes(game)
+
+
+def test_victory_is_checked_first_in_conclude_turn_16_1(silent_war: Checked) -> None:
+    # [16.1] "Check victory conditions for victory or defeat. If either is achieved, play ends
+    # immediately." Nothing after it: no Spotted roll, no date advance, no War Progress roll.
+    game = Game(silent_war, [0, 0])
+    game.set(year=1942, month="Nov", week=4, war_period="WP1", ships_sunk=100, tonnage_sunk=1000)
+    game.set(victory_conditions="short_campaign")
+    game.sub_at_sea("Spearfish", "East China Sea", spotted=True)
+    end_turn(game)
+    assert game.state["game_result"] == "victory: the tonnage goal is met"
+    assert (str(game.state["month"]), game.state["week"]) == ("Nov", 4)
+    assert game.events("roll") == []
+    assert str(game.state["war_period"]) == "WP1"
+    assert game.call("victory_reached") == "victory: the tonnage goal is met"
+
+
+# ---- [28.5] Early Advancement into War Period 4 ------------------------------------------------
+
+
+def test_early_advancement_never_delays_war_period_4_28_5(silent_war: Checked) -> None:
+    # [28.5] is "an early transition to War Period 4": reached in August 1944, whose printed
+    # box is 7 (June 9, July 8 ...), the trigger must not make August a 9.
+    game = Game(silent_war, [0])
+    game.set(year=1944, month="Aug", week=2, war_period="WP3", ships_sunk=860, tonnage_sunk=3800)
+    game.call("war_progress_phase")
+    assert game.state["early_wp4_from"] is not None
+    wp4 = game.v("war_period", "WP4")
+    numbers = {}
+    for month in ("Aug", "Sep", "Oct"):
+        game.set(month=month)
+        numbers[month] = game.call("transition_number", to=wp4)
+    assert numbers == {"Aug": 7, "Sep": 6, "Oct": 5}
+
+
+def test_early_advancement_sequence_ends_with_automatic_advance_28_5(silent_war: Checked) -> None:
+    # The [28.5] example: March 1944 is 9, April 8, May 7 ...: the 2 (as printed for the last
+    # box, January 1945) falls in October 1944, after which the War Period advances [17.1].
+    game = Game(silent_war, [0])
+    game.set(year=1944, month="Mar", week=2, war_period="WP3", ships_sunk=860, tonnage_sunk=3900)
+    game.call("war_progress_phase")
+    wp4 = game.v("war_period", "WP4")
+    game.set(month="Oct")
+    assert game.call("transition_number", to=wp4) == 2
+    assert game.call("last_transition_month", to=wp4) is True
+    game.set(month="Sep")
+    assert game.call("last_transition_month", to=wp4) is False
+
+
+# ---- the War Mix [3.1]-[3.15], [2.3 B], [14.8] ------------------------------------------------
+
+
+def pieces(game: Game) -> list[Any]:
+    return [u for cup in ("cup_a", "cup_b", "cup_c", "cup_d") for u in game.state[cup]]
+
+
+def piece_names(game: Game) -> list[str]:
+    return [u.attrs["name"] for u in pieces(game)]
+
+
+def test_two_hospital_ships_asahi_maru_and_kiku_maru_28_3(silent_war: Checked) -> None:
+    # "There are two Japanese Hospital Ships in Silent War 2.0, the Asahi Maru and Kiku Maru"
+    game = Game(silent_war)
+    game.call("start_game")
+    hospital = sorted(u.attrs["name"] for u in pieces(game) if u.attrs["hospital"])
+    assert hospital == ["Asahi Maru", "Kiku Maru"]
+
+
+def test_diligent_escort_backs_and_tf_only_2_3_b3(silent_war: Checked) -> None:
+    # "six Diligent Escort pieces in the game, three with the Red Ball on the back and three
+    # with the Rising Sun on the back"
+    backs = [str(b) for b in const_texts(silent_war, "diligent_backs")]
+    assert sorted(backs) == ["Red Ball"] * 3 + ["Rising Sun"] * 3
+    game = Game(silent_war)
+    game.call("start_game")
+    flags = {str(u.attrs["flag"]) for u in pieces(game) if u.attrs["diligent"]}
+    assert flags == {"Red Ball", "Rising Sun"}
+    # [13.3] TF ONLY "only place vessels with the Rising Sun flag on their backs": a Red Ball
+    # Diligent Escort is never drawn then.
+    red = next(
+        u for u in pieces(game) if u.attrs["diligent"] and str(u.attrs["flag"]) == "Red Ball"
+    )
+    column = red.attrs["cup"]
+    game.set(display=[])
+    for _ in range(30):
+        game.call("draw_column", c=column, number=1, rising_sun_only=True)
+    assert red not in game.state["display"]
+
+
+def test_no_tdc_solution_chits_go_back_to_their_cups_14_8(silent_war: Checked) -> None:
+    # [3.11] a No TDC Solution chit "counts towards the total ships pulled, but not placed on
+    # the combat display"; [14.8] "Return the Japanese units ... to the appropriate cups."
+    game = Game(silent_war)
+    game.call("start_game")
+    before = sum(1 for u in pieces(game) if u.attrs["no_tdc"])
+    chit = next(u for u in pieces(game) if u.attrs["no_tdc"])
+    game.call("remove_from_cup", piece=chit)
+    game.set(held=[chit])
+    game.call("after_clean_up", before=[])
+    assert sum(1 for u in pieces(game) if u.attrs["no_tdc"]) == before
+    assert game.state["held"] == ()
+
+
+def test_a_war_period_change_keeps_the_dated_ships_and_the_removed_ones_out_3_15(
+    silent_war: Checked,
+) -> None:
+    # [3.13] Yamato enters 5/42, "remove BB36t in 3/43"; [14.8] a sunk hospital ship is
+    # "removed from the game"; [3.15] the War Mix is re-sorted when the War Period advances.
+    game = Game(silent_war)
+    game.set(year=1942, month="May", week=1)
+    game.call("start_game")
+    game.call("named_ship_entries")
+    assert "Yamato" in piece_names(game)
+    asahi = next(u for u in pieces(game) if u.attrs["name"] == "Asahi Maru")
+    named_before = [u for u in pieces(game) if u.attrs["italic"]]
+    game.call("remove_from_cup", piece=asahi)  # sunk in a combat: Clean-Up keeps it out
+    game.call("after_clean_up", before=named_before)
+    game.set(year=1943, month="Mar", week=1)
+    game.call("named_ship_entries")
+    assert "BB36t" not in piece_names(game)
+    game.call("advance_war_period", to=game.v("war_period", "WP2"))
+    names = piece_names(game)
+    assert "Yamato" in names
+    assert "BB36t" not in names and "Asahi Maru" not in names
+    assert "Kiku Maru" in names
+    # [2.3 B2] "If the sunk ship is a hospital ship ..., replace it with a random
+    # appropriately-sized Merchant": still in the mix after the re-sort
+    assert game.state["replacements"] and game.state["replacements"][0] in pieces(game)
+
+
+def test_musashi_is_the_stand_in_for_a_drawn_yamato_3_13(silent_war: Checked) -> None:
+    # "Only Yamato appears on the "War Mix" table. If Musashi is in play (2/43 or later) and
+    # the player encounters Yamato ..., the player randomly chooses which of the two is
+    # encountered. If one is sunk, then it is automatically the other (until it's gone)."
+    game = Game(silent_war, [1, 0])
+    game.set(year=1942, month="May", week=1)
+    game.call("start_game")
+    game.call("named_ship_entries")
+    game.set(year=1943, month="Feb", week=1)
+    game.call("named_ship_entries")
+    battleships = [u for u in pieces(game) if str(u.attrs["category"]) == "BB"]
+    assert [u.attrs["name"] for u in battleships] == ["BB36t", "Yamato/Musashi"]
+    pair = battleships[1]
+    game.call("remove_from_cup", piece=pair)  # sunk: the die picks which of the two
+    game.call("after_clean_up", before=[pair])
+    assert [u.attrs["name"] for u in pieces(game) if u.attrs["named"] == 1] == ["Musashi"]
+    musashi = next(u for u in pieces(game) if u.attrs["named"] == 1)
+    game.call("remove_from_cup", piece=musashi)
+    game.call("after_clean_up", before=[musashi])
+    assert [u for u in pieces(game) if u.attrs["named"] == 1] == []
+    assert sorted(game.state["removed_named"]) == [1, 2]
+
+
+def test_italic_units_sunk_at_the_start_stay_out_3_14(silent_war: Checked) -> None:
+    # "If any of the italicized Japanese units are noted as sunk at the beginning of a
+    # scenario, their pieces are not placed in the "War Mix"."
+    game = Game(silent_war)
+    game.set(year=1944, month="Apr", week=1, war_period="WP3")
+    game.call("sunk_at_start", name="Kiku Maru")
+    game.call("sunk_at_start", name="Taiho")
+    game.call("start_game")
+    names = piece_names(game)
+    assert "Kiku Maru" not in names and "Taiho" not in names
+    assert "Asahi Maru" in names and "Musashi" not in names and "Yamato/Musashi" in names
+    assert names.count("Matsu") == 5 and "BB36t" not in names
+
+
+# ---- [8.0] Reinforcements, Withdrawals and Returns ------------------------------------------
+
+
+def test_january_1944_receives_the_seven_boats_of_25_3(silent_war: Checked) -> None:
+    # "Redfin, Angler, Flasher, Robalo, Tang, Jack, or Tambor which will be received in
+    # January of 1944"
+    table = silent_war.tables["reinforcement_list"]
+    cells = {tuple(key.printed for key in k): c for k, c in table.iter_cells()}
+    jan = [e["sub"] for e in cells[("1944", "Jan")].printed]
+    assert jan == ["Redfin", "Angler", "Flasher", "Robalo", "Tang", "Jack", "Tambor"]
+
+
+def test_no_boat_is_received_twice_8_0(silent_war: Checked) -> None:
+    table = silent_war.tables["reinforcement_list"]
+    received = [
+        e["sub"]
+        for _, cell in table.iter_cells()
+        for e in cell.printed
+        if e["action"] == "Reinforcement"
+    ]
+    assert len(received) == len(set(received)), received
+
+
+def test_s42_is_withdrawn_from_active_service_in_december_1943_25_3(silent_war: Checked) -> None:
+    # "In December 1943, S-42 with +2 Whitaker is withdrawn from active service. The player
+    # rolls a die and gets an 8."
+    game = Game(silent_war, [8])
+    game.set(year=1943, month="Dec", week=1)
+    s42 = game.call("start_at_base", name="S-42", at=game.v("base", "Brisbane"))
+    s42.attrs.update(skipper=2, skipper_name="Whitaker")
+    game.call("reinforcement_phase")
+    assert str(s42.attrs["status"]) == "withdrawn"
+    assert s42.attrs["box"] is None  # not in overhaul on the West Coast
+    assert game.state["skipper_waiting"] == "Whitaker"
+
+
+def test_a_withdrawn_boat_at_another_base_goes_to_pearl_and_the_west_coast_8_0(
+    silent_war: Checked,
+) -> None:
+    # "They must RTB to Pearl Harbor regardless of its distance away. Once at Pearl Harbor
+    # ... they are moved immediately to the "U.S. West Coast" Box ... any damaged/spotted
+    # markers are removed." "Returns: ... placed in the Broom Box of Pearl Harbor"
+    game = Game(silent_war)
+    game.set(active_bases=[game.v("base", "Pearl Harbor"), game.v("base", "Brisbane")])
+    boat = game.call("start_at_base", name="Gudgeon", at=game.v("base", "Brisbane"))
+    game.call("withdraw_for_overhaul", name="Gudgeon")
+    assert boat.attrs["base"] is None and str(boat.attrs["rtb"]) == "involuntary"
+    for _ in range(12):
+        if boat.attrs["box"] is not None or str(boat.attrs["status"]) != "active":
+            break
+        game.call("transit_movement", sub=boat)
+    assert str(boat.attrs["status"]) == "active"  # the seeded transit events spare it
+    assert str(boat.attrs["base"]) == "Pearl Harbor"
+    assert str(boat.attrs["box"]) == "U.S. West Coast"
+    assert boat.attrs["damage"] == 0 and boat.attrs["spotted"] is False
+    game.call("return_from_overhaul", name="Gudgeon")
+    assert str(boat.attrs["box"]) == "Broom"
+
+
+def test_a_withdrawn_boat_on_patrol_may_search_first_8_0(silent_war: Checked) -> None:
+    # "Note: a submarine being withdrawn that is at sea on its Patrol side may conduct Search
+    # & Contact and Combat prior to being marked for involuntary RTB."
+    game = Game(silent_war)
+    boat = game.sub_at_sea("Gudgeon", "Marshalls")
+    game.call("withdraw_for_overhaul", name="Gudgeon")
+    assert boat.attrs["rtb"] is None and str(boat.attrs["side"]) == "patrol"
+    assert boat.attrs["withdrawing"] is True
+    game.call("transit_movement", sub=boat)  # marked now; it moves next turn [15.22]
+    assert str(boat.attrs["rtb"]) == "involuntary"
+    assert str(boat.attrs["area"]) == "Marshalls"
+
+
+def test_early_gatos_ten_and_return_as_normal_gatos_2_3_a(silent_war: Checked) -> None:
+    # "Ten Gato submarine playing pieces are marked EARLY GATO"; "after entering overhaul,
+    # return as normal Gatos"
+    early = const_texts(silent_war, "early_gato_boats")
+    assert len(early) == 10 == len(set(early))
+    game = Game(silent_war)
+    boat = game.call("start_at_base", name="Drum", at=game.v("base", "Pearl Harbor"))
+    normal = game.call("start_at_base", name="Harder", at=game.v("base", "Pearl Harbor"))
+    assert boat.attrs["early_gato"] is True
+    assert boat.attrs["tactical"] < normal.attrs["tactical"]
+    game.call("withdraw_for_overhaul", name="Drum")
+    game.call("return_from_overhaul", name="Drum")
+    assert boat.attrs["early_gato"] is False
+    assert boat.attrs["tactical"] == normal.attrs["tactical"]
+
+
+# ---- the full campaign, December 1941 - August 1945 --------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_the_full_campaign_plays_to_the_end(silent_war: Checked, seed: int) -> None:
+    game = new_game(silent_war, "full_campaign", seed)
+    assert (game.interp.state.values["year"], str(game.interp.state.values["month"])) == (
+        1941,
+        "Dec",
+    )
+    result = game.play()
+    assert game.ended is not None
+    state = game.interp.state.values
+    active = [s for s in state["subs"] if str(s.attrs["status"]) == "active"]
+    if game.turn < 179:  # ended by its victory check [16.1]: every submarine is gone
+        assert game.ended == "defeat: no submarines left" and active == []
+    else:  # the fourth week of August 1945 is the last turn
+        assert (state["year"], str(state["month"]), state["week"]) == (1945, "Sep", 1)
+    periods = [r.values["war_period"] for r in result.reports]
+    assert periods == sorted(periods)  # War Periods only advance [17.0]
+    # [17.1] January 1945 is the last printed War Period 4 box: after it, War Period 4
+    dates = [(r.values["year"], r.values["month"], r.values["war_period"]) for r in result.reports]
+    assert all(wp == "WP4" for year, month, wp in dates if year == 1945 and month != "Jan")
+    # [3.13] the ships with Entry Dates entered by their dates
+    if state["year"] >= 1945:
+        assert {1, 2, 3, 4, 5, 6} <= set(state["entered_named"])
+
+
+# ---- [19.1] / [22.1] the OpArea left, [7.21] storms transited from ---------------------------
+
+
+def test_leaving_the_sea_of_japan_adds_two_19_1(silent_war: Checked) -> None:
+    # "+2 drm if ... entering/leaving the Sea of Japan": Sea of Japan -> Empire Pacific
+    game = Game(silent_war, [0])
+    soj, ep = game.v("area", "Sea of Japan"), game.v("area", "Empire Pacific")
+    sub = game.sub_at_sea("Spearfish", "Empire Pacific")
+    game.call(
+        "transit_event_check",
+        sub=sub,
+        passed=[ep],
+        patrol_move=True,
+        cautious=False,
+        into_smz=False,
+        left=soj,
+    )
+    (roll,) = rolls_of(game, "19.1")
+    assert (2, "19.1") in [(t.value, t.rule) for t in roll.modifiers]
+
+
+def test_a_patrol_move_out_of_the_sea_of_japan_counts_it_19_1(silent_war: Checked) -> None:
+    game = Game(silent_war, [0, 0, 0], move_to=["Empire Pacific"])
+    sub = game.sub_at_sea("Spearfish", "Sea of Japan", side=game.v("side", "patrol"))
+    sub.attrs["section"] = game.v("section", "operating")
+    game.call("patrol_movement", sub=sub)
+    assert str(sub.attrs["area"]) == "Empire Pacific"
+    checks = rolls_of(game, "19.1")
+    assert checks and (2, "19.1") in [(t.value, t.rule) for t in checks[0].modifiers]
+
+
+def test_storm_damage_counts_the_storm_transited_from_7_21(silent_war: Checked) -> None:
+    # "if it is in or has transited through or from a Tropical Storm OpArea ..., roll a d10.
+    # On a result of 0, the submarine receives a Damaged marker."
+    game = Game(silent_war, [0, 0])
+    ecs = game.v("area", "East China Sea")
+    sub = game.sub_at_sea("Spearfish", "East China Sea", side=game.v("side", "transit"))
+    sub.attrs["destination"] = game.v("area", "Empire Pacific")
+    marker = game.interp.call(
+        "storm", {"area": ecs, "level": game.v("storm_level", "Tropical Storm")}
+    )
+    game.set(storms=[marker])
+    game.call("continue_transit", sub=sub)
+    assert str(sub.attrs["area"]) == "Empire Pacific"
+    assert [r.natural for r in rolls_of(game, "7.21")] == [0]
+    assert sub.attrs["damage"] == 1
