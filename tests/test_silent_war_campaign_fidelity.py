@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from test_silent_war_rules import Game
 
-from rulekit.checker import Checked
-from rulekit.runner import new_game
+from rulekit.book.checker import Checked
+from rulekit.play.runner import new_game
 
 
 def sub_named(game: Game, name: str) -> Any:
