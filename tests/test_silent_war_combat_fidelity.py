@@ -419,3 +419,160 @@ def test_targeting_an_escort_after_a_pack_mate_attacked_28_41_e(
     )
     game.call("target_an_escort", sub=sub)
     assert bool(decisions(game, "escort")) is offered
+
+
+# ---- [24] Wolfpacks --------------------------------------------------------------------------
+
+
+def test_wolfpacks_are_formed_in_the_sequence_of_play_24_1(silent_war: Checked) -> None:
+    # "Starting in October 1943, Wolfpacks may be formed. The submarines chosen must all be in
+    # the Ready for Sea Box." Before the Operations Segment, where they "start out from their
+    # Base at the same time" [24.0], and move as one unit [24.2].
+    turn = repr(silent_war.book.sequences["turn"])
+    for phase in ("wolfpack_formation_phase", "unit_patrol_movement", "unit_transit_movement"):
+        assert phase in turn
+    game = Game(silent_war)
+    game.set(year=1943, month="Oct")
+    pearl = game.v("base", "Pearl Harbor")
+    boats = [
+        game.call("start_at_base", name=n, at=pearl)
+        for n in ("Tautog", "Thresher", "Gudgeon", "Triton")
+    ]
+    game.call("wolfpack_formation_phase")
+    # [24.11] before the marker reaches nine: one pack, at most three submarines
+    assert [b.attrs["wolfpack"] for b in boats] == [1, 1, 1, 0]
+    game.call("wolfpack_formation_phase")
+    assert boats[3].attrs["wolfpack"] == 0  # "only deploy one wolfpack at a time"
+
+
+def test_a_pack_leaves_its_base_and_arrives_together_24_2(silent_war: Checked) -> None:
+    # "all members of a Wolfpack move together as if they were a single unit"
+    game = Game(silent_war)
+    game.set(year=1943, month="Oct")
+    pearl = game.v("base", "Pearl Harbor")
+    boats = [
+        game.call("start_at_base", name=n, at=pearl) for n in ("Tautog", "Thresher", "Gudgeon")
+    ]
+    game.call("wolfpack_formation_phase")
+    for b in boats:
+        game.call("unit_transit_movement", sub=b)
+    assert len({str(b.attrs["area"]) for b in boats}) == 1 and boats[0].attrs["area"] is not None
+    assert len({str(b.attrs["destination"]) for b in boats}) == 1
+
+
+def test_wolfpack_limits_improve_the_turn_after_the_marker_reaches_nine_24_12(
+    silent_war: Checked,
+) -> None:
+    # "The turn after the Wolfpack Experience marker reaches nine (9) ... up to three Wolfpacks
+    # at a time ... may not exceed four (4) submarines."
+    game = Game(silent_war)
+    game.set(year=1944, month="Mar", week=2, wolfpack_experience=8)
+    a = game.sub_at_sea("Tautog", "East China Sea", wolfpack=1, sank=1)
+    b = game.sub_at_sea("Thresher", "East China Sea", wolfpack=1, sank=1)
+    game.sub_at_sea("Gudgeon", "East China Sea", wolfpack=1)
+    game.call("wolfpack_experience_check", pack=1)  # two subs of the pack sank ships [24.7]
+    assert game.state["wolfpack_experience"] == 9
+    assert list(game.call("wolfpack_limits")) == [1, 3]  # this turn: still [24.11]
+    game.call("advance_date")
+    assert list(game.call("wolfpack_limits")) == [3, 4]
+    assert a.attrs["wolfpack"] == b.attrs["wolfpack"] == 1
+
+
+def pack(game: Game, *names: str, column: str = "B") -> list[Entity]:
+    return [
+        game.sub_at_sea(n, "East China Sea", wolfpack=1, column=col(game, column)) for n in names
+    ]
+
+
+def test_pack_combat_places_every_sub_before_any_attack_24_53(silent_war: Checked) -> None:
+    # "A. Assign subs to columns (max two per column)." Stale columns from earlier combats
+    # (all three in B) do not count; then each attacks in turn, and the one Re-Attack round
+    # comes after every member's round [24.55].
+    game = Game(silent_war, [0, 0, 0], reattack=[True, True, True])
+    tang, wahoo, drum = pack(game, "Tang", "Wahoo", "Drum")
+    game.set(display=(unit(game, tonnage=4, defense=9, asw=0, column=col(game, "A")),))
+    game.call("pack_combat", attackers=(tang, wahoo, drum))
+    columns = [str(s.attrs["column"]) for s in (tang, wahoo, drum)]
+    assert max(columns.count(c) for c in columns) <= 2
+    order = [
+        (e.event, e.name if e.event == "decision" else e.args.get("reattack"))
+        for e in game.interp.trace.events
+        if (e.event == "decision" and e.name in ("pack_column", "reattack"))
+        or (e.event == "call" and e.procedure == "combat_round")
+    ]
+    assert (
+        order
+        == [("decision", "pack_column")] * 3
+        + [("call", False)] * 3
+        + [("decision", "reattack")] * 3
+        + [("call", True)] * 3
+    )
+
+
+def test_a_diligent_escort_attacks_a_random_pack_member_24_51(silent_war: Checked) -> None:
+    # "If a Diligent Escort counter is revealed, its attack is made on a randomly chosen
+    # submarine." The draw picks the second; its crash dive fails (9); the Diligent Escort
+    # line, 7: Damaged -- on Wahoo, not on Tang that revealed it.
+    game = Game(silent_war, [2, 9, 7])
+    tang, wahoo = pack(game, "Tang", "Wahoo")
+    escort = unit(game, name="DE", diligent=True, type="DD", defense=7, asw=3)
+    game.set(display=(escort,), combatants=(tang, wahoo))
+    game.call("diligent_escort_revealed", sub=tang, u=escort)
+    assert (tang.attrs["damage"], wahoo.attrs["damage"]) == (0, 1)
+    assert game.dice_left() == 0
+
+
+def test_a_counterattack_event_holds_down_mates_near_escorts_24_52(silent_war: Checked) -> None:
+    # [19.21 #8] "If this event occurs to a Wolfpack, the other submarines in the Wolfpack
+    # that have not yet attacked and which have revealed escorts in the same or an adjacent
+    # column may not attack this round. Those that do not may attack normally."
+    game = Game(silent_war, [0])
+    (wahoo,) = pack(game, "Wahoo")
+    escort = unit(game, name="DD", type="DD", tonnage=2, defense=7, asw=1)
+    game.set(display=(escort, unit(game, name="Maru", tonnage=4)), combatants=(wahoo,))
+    game.set(held_down=True, tdc_pool=(0,))
+    game.call("pack_member_round", sub=wahoo, reattack=False)
+    assert not calls(game, "attack") and len(calls(game, "counterattack")) == 1
+
+
+def test_tonnage_doubled_only_for_the_sub_that_revealed_it_24_52(silent_war: Checked) -> None:
+    # "Combat Events [19.2] only apply to the submarine that reveals the event chit except for
+    # Event 5"; #6 "double the tonnage of the largest merchant ship sunk".
+    game = Game(silent_war)
+    tang, wahoo = pack(game, "Tang", "Wahoo")
+    small = unit(game, name="Small", tonnage=5)
+    big = unit(game, name="Big", tonnage=7)
+    game.call("sink_unit", sub=tang, target=small)
+    game.call("sink_unit", sub=wahoo, target=big)
+    game.set(doubled_for=("Tang",))
+    before = game.state["tonnage_sunk"]
+    game.call("tonnage_doubled_bonus", sub=wahoo)
+    game.call("tonnage_doubled_bonus", sub=tang)
+    assert game.state["tonnage_sunk"] - before == 5
+
+
+def test_deadly_division_does_not_carry_into_a_pack_combat_24_52(silent_war: Checked) -> None:
+    # [19.21 #5] Deadly Division lasts "during this attack"; a pack's combat starts without it.
+    game = Game(silent_war)
+    (tang,) = pack(game, "Tang")
+    game.set(deadly_division=True, display=())
+    game.call("pack_combat", attackers=(tang,))
+    assert game.state["deadly_division"] is False
+
+
+def test_only_the_drawn_pack_member_meets_an_enemy_sub_and_rolls_endurance_14_6_a(
+    silent_war: Checked,
+) -> None:
+    # "randomly select one of the player submarines to encounter the enemy submarine. The
+    # other submarines are not involved and make no Endurance Checks". Dice: search 0 (white)
+    # and 0: a submarine [13.1 A]; the draw picks the second member; 5: the player detects
+    # first; I-boat; the attack 9 misses; the drawn member's Endurance roll 0.
+    game = Game(silent_war, [0, 0, 2, 5, 1, 9, 0])
+    members = pack(game, "Tang", "Wahoo", "Drum")
+    for m in members:
+        m.attrs["section"] = game.v("section", "operating")
+    game.set(tdc_pool=(0,))
+    game.call("pack_search_and_combat", pack=1)
+    assert len([e for e in game.events("roll") if e.rule == "14.7"]) == 1
+    assert game.dice_left() == 0
+    assert all(str(m.attrs["section"]) == "done" for m in members)
