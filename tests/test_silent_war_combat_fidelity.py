@@ -69,7 +69,9 @@ def test_second_reattack_with_a_plus_one_super_skipper_14_41(
 # ---- [14.15] Combat Events, Diligent Escorts revealed while targets are chosen ----------------
 
 
-def targeting_game(silent_war: Checked, dice: list[int], chit: dict[str, Any]) -> Game:
+def targeting_game(
+    silent_war: Checked, dice: list[int], chit: dict[str, Any], *others: dict[str, Any]
+) -> Game:
     """Spearfish (6-3-4, tactical set to 2) in column B reveals two decoys [14.13], places
     its two TDC markers on a revealed 2-0 merchant with ASW 1 and on a face-down piece, and
     puts 3 attack points on each [14.15]: the face-down piece is turned up only then."""
@@ -89,6 +91,7 @@ def targeting_game(silent_war: Checked, dice: list[int], chit: dict[str, Any]) -
             unit(game, name="Chit", column=b, revealed=False, **chit),
             unit(game, name="Decoy 1", tonnage=2, revealed=False),
             unit(game, name="Decoy 2", tonnage=2, revealed=False),
+            *(unit(game, **{**o, "column": col(game, o["column"])}) for o in others),
         ),
         combatants=(sub,),
         tdc_pool=(0, 0),
@@ -151,6 +154,19 @@ def test_a_halved_attack_revealed_while_targeting_is_played_14_15(
     assert str(sub.attrs["status"]) == "active" and game.dice_left() == 0
 
 
+def test_an_ignored_gunnery_event_revealed_while_targeting_keeps_every_point_14_15(
+    silent_war: Checked,
+) -> None:
+    # [19.21 #1] revealed at [14.15] and ignored (a revealed DD, in column D): the torpedo
+    # attack goes on, the 3 points of the chit reallocated to the Maru [14.15]. Dice: the TDC
+    # draw, event 1, the attack (9: a miss), the counterattack (0).
+    destroyer = {"name": "DD", "type": "DD", "tonnage": 2, "defense": 7, "asw": 1, "column": "D"}
+    game = targeting_game(silent_war, [1, 1, 9, 0], EVENT, destroyer)
+    maru = next(u for u in game.state["display"] if u.attrs["name"] == "Maru")
+    assert maru.attrs["points"] == 6 and game.state["gunnery"] is False
+    assert len(calls(game, "attack")) == 1 and game.dice_left() == 0
+
+
 def test_short_campaign_seed_37_plays_to_its_end_14_15(silent_war: Checked) -> None:
     # a Dead Torpedo revealed at [14.15] used to stop the game on the attack-points check
     result = new_game(silent_war, None, 37).play()
@@ -198,7 +214,7 @@ def event_in_reveal(silent_war: Checked, dice: list[int], *others: dict[str, Any
         display=(
             unit(game, name="Chit", revealed=False, **EVENT),
             unit(game, name="Maru", tonnage=4, defense=2, asw=1),
-            *(unit(game, **o) for o in others),
+            *(unit(game, **{**o, "column": col(game, o["column"])}) for o in others),
         ),
         combatants=(sub,),
         tdc_pool=(0, 0),
@@ -239,7 +255,7 @@ def test_counterattack_event_revealed_in_14_13_is_a_counterattack_19_21_8(
 def test_an_ignored_gunnery_event_leaves_the_torpedo_attack_19_21_1(silent_war: Checked) -> None:
     # "If there is no revealed merchant/transport piece, or if there is a revealed IJN unit
     # (... DD ...), this event is ignored." Ignored, the attack round is the normal one.
-    destroyer = {"name": "DD", "type": "DD", "tonnage": 2, "defense": 7, "asw": 1}
+    destroyer = {"name": "DD", "type": "DD", "tonnage": 2, "defense": 7, "asw": 1, "column": "B"}
     game = event_in_reveal(silent_war, [1, 1, 9, 0], destroyer)
     assert game.state["gunnery"] is False
     assert len(calls(game, "attack")) == 1
