@@ -592,3 +592,19 @@ def test_only_the_drawn_pack_member_meets_an_enemy_sub_and_rolls_endurance_14_6_
     assert len([e for e in game.events("roll") if e.rule == "14.7"]) == 1
     assert game.dice_left() == 0
     assert all(str(m.attrs["section"]) == "done" for m in members)
+
+
+def test_a_new_pack_can_gain_experience_on_its_patrol_24_7(silent_war: Checked) -> None:
+    # "A Wolfpack may only gain one experience point per patrol": per patrol, so a pack formed
+    # later (here under the same number 1) may gain one on its own patrol.
+    game = Game(silent_war)
+    game.set(year=1943, month="Oct", wolfpack_xp_patrol=(1,))
+    pearl = game.v("base", "Pearl Harbor")
+    boats = [
+        game.call("start_at_base", name=n, at=pearl) for n in ("Tautog", "Thresher", "Gudgeon")
+    ]
+    game.call("form_wolfpack", members=tuple(boats), pack=1)
+    for b in boats[:2]:
+        b.attrs["sank"] = 1
+    game.call("wolfpack_experience_check", pack=1)
+    assert game.state["wolfpack_experience"] == 1
