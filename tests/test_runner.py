@@ -92,10 +92,10 @@ def test_same_seed_same_trace_across_processes(tmp_path: Path) -> None:
 
 
 def test_save_after_every_turn_and_resume(silent_war: Checked, tmp_path: Path) -> None:
-    whole = new_game(silent_war, "patrol", 3).play()
+    whole = new_game(silent_war, "patrol", 5).play()  # a seed whose patrol lasts 3+ turns
     assert whole.turns >= 3
     for k in range(1, whole.turns):
-        first = new_game(silent_war, "patrol", 3)
+        first = new_game(silent_war, "patrol", 5)
         first.play(k)
         save = tmp_path / f"turn{k}.toml"
         first.save(str(save))

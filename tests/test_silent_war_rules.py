@@ -376,7 +376,7 @@ def test_wolfpack_reattacks_only_once_24_55(silent_war: Checked) -> None:
         display=(unit(game, tonnage=4, defense=9, asw=0, column=game.v("column", "A")),),
         combatants=(sub,),
     )
-    game.call("combat_phase_in_pack", sub=sub)
+    game.call("pack_combat", attackers=(sub,))
     rounds = [e for e in game.events("call") if e.procedure == "combat_round"]
     assert len(rounds) == 2  # the first round and one Re-Attack, never a second
     assert len(game.events("decision", name="reattack")) == 1
