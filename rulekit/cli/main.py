@@ -17,6 +17,7 @@ from rulekit.book.checker import Checked, check, load
 from rulekit.book.inputs import find_target, parse_dice, split_assignments
 from rulekit.book.loader import load_rulebook
 from rulekit.book.tables import LookupMiss
+from rulekit.cli import simulate_cmd
 from rulekit.cli.show import (
     err,
     explain_turn,
@@ -651,94 +652,7 @@ def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
     )
 
 
-@main.command("simulate")
-@click.argument("rulebook")
-@option_switches
-@click.option("--runs", "runs", type=click.IntRange(min=1), required=True, help="How many games.")
-@click.option(
-    "--workers",
-    "workers",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Worker processes.",
-)
-@click.option(
-    "--seed", "seed", type=int, default=0, show_default=True, help="Seed of the first game."
-)
-@click.option(
-    "--scenario", "scenario", metavar="NAME|FILE", help="A scenario (default: the rulebook's)."
-)
-@click.option("--policy", "policy", default="default", show_default=True, help="default or random.")
-@click.option("--turns", "turns", type=int, help="Stop each game after this many turns.")
-@json_flag
-@reports_errors
-def simulate_cmd(
-    rulebook: str,
-    options: tuple[str, ...],
-    runs: int,
-    workers: int,
-    seed: int,
-    scenario: str | None,
-    policy: str,
-    turns: int | None,
-    as_json: bool,
-) -> None:
-    """Monte Carlo: many games over seeds, with summary statistics."""
-    from rich.progress import Progress
-
-    from rulekit.play.simulate import simulate
-
-    if policy not in ("default", "random"):
-        raise InputError(
-            [
-                error(
-                    f"simulate plays without a player: '{policy}' cannot be used",
-                    where="--policy",
-                    hint="use default or random",
-                )
-            ]
-        )
-    checked = load(rulebook, options)  # check it (and the scenario) before starting workers
-    from rulekit.play.scenario import find_scenario
-
-    find_scenario(checked, scenario or checked.book.default_scenario or "")
-    with Progress(console=err, transient=True, disable=as_json) as bar:
-        task = bar.add_task("simulating", total=runs)
-        result = simulate(
-            rulebook,
-            scenario,
-            runs,
-            seed,
-            workers,
-            policy,
-            turns,
-            lambda n: bar.advance(task, n),
-            options,
-        )
-    if as_json:
-        import cattrs
-
-        data = cattrs.Converter().unstructure(result)
-        _emit_json(data)
-        return
-    grid = Table(title=f"{runs} games, seeds {seed}..{seed + runs - 1}")
-    for column in ("value", "mean", "sd", "min", "p5", "median", "p95", "max"):
-        grid.add_column(column, justify="right" if column != "value" else "left")
-    for stat in result.stats:
-        grid.add_row(
-            stat.name,
-            f"{stat.mean:.2f}",
-            f"{stat.sd:.2f}",
-            f"{stat.min:g}",
-            f"{stat.p5:g}",
-            f"{stat.p50:g}",
-            f"{stat.p95:g}",
-            f"{stat.max:g}",
-        )
-    out.print(grid)
-    for ending, count in result.endings.items():
-        out.print(Text(f"  {count:>5}  {ending}"))
+simulate_cmd.register(main, option_switches, json_flag, reports_errors)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,250 @@
+"""``rulekit simulate``: many games over seeds, summarized; sharded, resumable, on Dask."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from typing import IO, Any
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from rulekit.cli.show import err, out
+from rulekit.errors import InputError, error
+
+
+def _check_policy(policy: str) -> None:
+    if policy not in ("default", "random"):
+        raise InputError(
+            [
+                error(
+                    f"simulate plays without a player: '{policy}' cannot be used",
+                    where="--policy",
+                    hint="use default or random",
+                )
+            ]
+        )
+
+
+def _check_extras(scheduler: str, out_dir: str | None, plot: str | None) -> None:
+    """Missing optional packages are reported before any game is played."""
+    from rulekit.play.sim_sched import need_distributed, scheduler_for
+    from rulekit.play.sim_store import need_pyarrow
+
+    if scheduler != "processes":
+        if scheduler != "dask" and not scheduler.startswith("tcp://"):
+            scheduler_for(scheduler, 1)  # reports the unknown name
+        need_distributed()
+    if out_dir is not None:
+        need_pyarrow()
+    if plot is not None:
+        from rulekit.play.sim_plots import need_matplotlib
+
+        need_matplotlib(plot)
+
+
+def run_simulate(
+    rulebook: str,
+    options: tuple[str, ...],
+    runs: int,
+    workers: int,
+    seed: int,
+    scenario: str | None,
+    policy: str,
+    turns: int | None,
+    scheduler: str,
+    shard_size: int | None,
+    out_dir: str | None,
+    csv_file: IO[str] | None,
+    plot: str | None,
+    as_json: bool,
+) -> None:
+    from rulekit.book.checker import load
+    from rulekit.play.scenario import find_scenario
+    from rulekit.play.simulate import simulate
+
+    _check_policy(policy)
+    checked = load(rulebook, options)  # check it (and the scenario) before starting workers
+    find_scenario(checked, scenario or checked.book.default_scenario or "")
+    _check_extras(scheduler, out_dir, plot)
+    played = 0
+    began = time.perf_counter()
+    columns = [
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+    ]
+    with Progress(*columns, console=err, transient=True, disable=as_json) as bar:
+        task = bar.add_task("simulating", total=runs, rate="")
+
+        def progress(games: int) -> None:
+            nonlocal played
+            played += games
+            rate = played / max(time.perf_counter() - began, 1e-9)
+            bar.update(task, advance=games, rate=f"{rate:.2f} games/s")
+
+        def resumed(games: int) -> None:
+            bar.update(task, advance=games)
+
+        result = simulate(
+            rulebook,
+            scenario,
+            runs,
+            seed,
+            workers,
+            policy,
+            turns,
+            progress,
+            options,
+            scheduler=scheduler,
+            shard_size=shard_size,
+            out=out_dir,
+            csv=csv_file,
+            resumed=resumed,
+        )
+    seconds = time.perf_counter() - began
+    result.run |= {"played": played, "seconds": round(seconds, 3), "scheduler": scheduler}
+    if plot is not None:
+        from rulekit.play.sim_plots import plot_simulation
+
+        plot_simulation(result, plot)
+    if as_json:
+        import cattrs
+
+        click.echo(json.dumps(cattrs.Converter().unstructure(result), indent=2, ensure_ascii=False))
+    else:
+        print_simulation(result)
+    if result.failed:
+        sys.exit(1)
+
+
+def _pct(value: float) -> str:
+    return f"{value:.1f}"
+
+
+def print_simulation(result: Any) -> None:
+    first, last = result.first_seed, result.first_seed + result.runs - 1
+    run = result.run
+    rate = run.get("played", 0) / run["seconds"] if run.get("seconds") else 0.0
+    resumed = f", {run['resumed_shards']} shard(s) resumed" if run.get("resumed_shards") else ""
+    out.print(
+        Text(
+            f"{result.runs} games, seeds {first}..{last}: {result.completed} ended, "
+            f"{len(result.failed)} failed ({rate:.2f} games/s{resumed})"
+        )
+    )
+    endings = Table(title="endings (95% confidence intervals)", title_justify="left")
+    for column in ("ending", "games", "%", "95% CI"):
+        endings.add_column(column, justify="left" if column == "ending" else "right")
+    for group in result.groups:
+        endings.add_row(
+            Text(group.name, style="bold"),
+            str(group.count),
+            _pct(group.percent),
+            f"{_pct(group.low)}–{_pct(group.high)}",
+        )
+        for item in result.shares:
+            if item.name != group.name and item.name.startswith(group.name + ":"):
+                detail = item.name[len(group.name) + 1 :].strip()
+                endings.add_row(
+                    f"  {detail}",
+                    str(item.count),
+                    _pct(item.percent),
+                    f"{_pct(item.low)}–{_pct(item.high)}",
+                )
+    out.print(endings)
+    varying = [s for s in result.stats if s.name not in result.constant]
+    if varying:
+        grid = Table(title="reported values", title_justify="left")
+        for column in ("value", "mean", "sd", "min", "p5", "median", "p95", "max"):
+            grid.add_column(column, justify="right" if column != "value" else "left")
+        for s in varying:
+            grid.add_row(
+                s.name,
+                f"{s.mean:.2f}",
+                f"{s.sd:.2f}",
+                f"{s.min:g}",
+                f"{s.p5:g}",
+                f"{s.p50:g}",
+                f"{s.p95:g}",
+                f"{s.max:g}",
+            )
+        out.print(grid)
+    for category in result.categories:
+        if category.name in result.constant:
+            continue
+        total = sum(category.counts.values())
+        ranked = sorted(category.counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        shown = ", ".join(f"{k} {100 * c / total:.0f}%" for k, c in ranked[:6])
+        more = f", {len(ranked) - 6} more" if len(ranked) > 6 else ""
+        out.print(Text(f"{category.name}: {shown}{more}"))
+    if result.constant:
+        same = ", ".join(f"{k} = {v}" for k, v in result.constant.items())
+        out.print(Text(f"the same in every game: {same}"))
+    if result.failed:
+        seeds = ", ".join(str(f.seed) for f in result.failed)
+        err.print(Text(f"{len(result.failed)} game(s) failed, seeds: {seeds}"))
+        for failure in result.failed[:20]:
+            err.print(Text(f"  {failure.line()}"))
+        if len(result.failed) > 20:
+            err.print(Text(f"  ... and {len(result.failed) - 20} more (see --json)"))
+
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def register(
+    main: click.Group, option_switches: Decorator, json_flag: Decorator, reports: Decorator
+) -> None:
+    """Add the ``simulate`` command to the command group."""
+
+    @main.command("simulate")
+    @click.argument("rulebook")
+    @option_switches
+    @click.option(
+        "--runs", "--games", "runs", type=click.IntRange(min=1), required=True, help="Games."
+    )
+    @click.option(
+        "--workers",
+        "workers",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        help="Worker processes (local ones, or of the local Dask cluster).",
+    )
+    @click.option(
+        "--seed", "seed", type=int, default=0, show_default=True, help="Seed of the first game."
+    )
+    @click.option(
+        "--scenario", "scenario", metavar="NAME|FILE", help="A scenario (default: the rulebook's)."
+    )
+    @click.option(
+        "--policy", "policy", default="default", show_default=True, help="default or random."
+    )
+    @click.option("--turns", "turns", type=int, help="Stop each game after this many turns.")
+    @click.option(
+        "--scheduler",
+        "scheduler",
+        default="processes",
+        show_default=True,
+        metavar="processes|dask|tcp://HOST:PORT",
+        help="Local processes, a local Dask cluster, or an existing Dask scheduler.",
+    )
+    @click.option("--shard-size", "shard_size", type=click.IntRange(min=1), help="Games per shard.")
+    @click.option(
+        "--out", "out_dir", metavar="DIR", help="One Parquet file per shard; resumes a run."
+    )
+    @click.option("--csv", "csv_file", type=click.File("w"), help="One row per game.")
+    @click.option("--plot", "plot", metavar="FILE.svg|png", help="Histograms and endings.")
+    @json_flag
+    @reports
+    def simulate_cmd(**kwargs: Any) -> None:
+        """Monte Carlo: many games over seeds, with summary statistics (exit 1 if a game
+        failed: its seed and error are listed and the other games still count)."""
+        run_simulate(**kwargs)

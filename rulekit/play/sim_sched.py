@@ -1,0 +1,165 @@
+"""Where shards run: in this process, in local worker processes, or on a Dask cluster.
+
+Each scheduler takes shards and hands back finished ones in whatever order they finish;
+the caller keeps only a few in flight, so nothing grows with the number of games.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, Protocol
+
+from rulekit.errors import InputError, RulekitError, error
+from rulekit.play.sim_shard import Shard, ShardResult, play_shard
+
+
+class Scheduler(Protocol):
+    def submit(self, shard: Shard) -> None: ...
+
+    def finished(self) -> list[ShardResult]:
+        """Wait for at least one submitted shard; return every one that is done."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class InProcess:
+    """One worker: the shards run here, one after the other."""
+
+    def __init__(self) -> None:
+        self.queue: deque[Shard] = deque()
+
+    def submit(self, shard: Shard) -> None:
+        self.queue.append(shard)
+
+    def finished(self) -> list[ShardResult]:
+        return [play_shard(self.queue.popleft())]
+
+    def close(self) -> None:
+        self.queue.clear()
+
+
+def _outcome(shard: Shard, get: Any) -> ShardResult:
+    """A shard's result; a worker that could not run the shard at all stops the run."""
+    try:
+        result: ShardResult = get()
+    except RulekitError:
+        raise
+    except Exception as exc:
+        raise InputError(
+            [
+                error(
+                    f"a worker could not play seeds {shard.start}..{shard.stop - 1}: "
+                    f"{type(exc).__name__}: {exc}",
+                    where="--scheduler",
+                )
+            ]
+        ) from None
+    return result
+
+
+class Processes:
+    """Local worker processes (``--scheduler processes``)."""
+
+    def __init__(self, workers: int) -> None:
+        self.pool = ProcessPoolExecutor(workers)
+        self.pending: dict[Future[ShardResult], Shard] = {}
+
+    def submit(self, shard: Shard) -> None:
+        self.pending[self.pool.submit(play_shard, shard)] = shard
+
+    def finished(self) -> list[ShardResult]:
+        done, _ = wait(self.pending, return_when=FIRST_COMPLETED)
+        return [_outcome(self.pending.pop(f), f.result) for f in done]
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def need_distributed() -> Any:
+    try:
+        import dask.distributed
+    except ImportError:
+        raise InputError(
+            [
+                error(
+                    "--scheduler dask needs dask.distributed, and it is not installed",
+                    where="--scheduler",
+                    hint="pip install -e '.[dask]'",
+                )
+            ]
+        ) from None
+    return dask.distributed
+
+
+class Dask:
+    """A Dask cluster: a local one with ``workers`` processes (``--scheduler dask``) or an
+    existing scheduler (``--scheduler tcp://HOST:PORT``) whose workers can read the rulebook
+    at the same path and have rulekit installed."""
+
+    def __init__(self, address: str | None, workers: int) -> None:
+        distributed = need_distributed()
+        self.cluster = None
+        if address is None:
+            self.cluster = distributed.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,  # the interpreter is pure Python: one game per process
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+            )
+            self.client = distributed.Client(self.cluster)
+        else:
+            try:
+                self.client = distributed.Client(address, timeout="10s")
+            except OSError as exc:
+                raise InputError(
+                    [
+                        error(
+                            f"cannot reach the Dask scheduler at {address}: {exc}",
+                            where="--scheduler",
+                            hint="start one with `dask scheduler` and workers with "
+                            "`dask worker ADDRESS`",
+                        )
+                    ]
+                ) from None
+        self.done = distributed.as_completed()
+        self.pending: dict[Any, Shard] = {}
+
+    def submit(self, shard: Shard) -> None:
+        future = self.client.submit(play_shard, shard, pure=False)
+        self.pending[future] = shard
+        self.done.add(future)
+
+    def finished(self) -> list[ShardResult]:
+        future = next(self.done)
+        shard = self.pending.pop(future)
+        result = _outcome(shard, future.result)
+        future.release()
+        return [result]
+
+    def close(self) -> None:
+        for future in self.pending:
+            future.cancel()
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def scheduler_for(name: str, workers: int) -> Scheduler:
+    if name == "processes":
+        return InProcess() if workers <= 1 else Processes(workers)
+    if name == "dask":
+        return Dask(None, workers)
+    if name.startswith("tcp://"):
+        return Dask(name, workers)
+    raise InputError(
+        [
+            error(
+                f"unknown scheduler '{name}'",
+                where="--scheduler",
+                hint="use processes, dask or tcp://HOST:PORT",
+            )
+        ]
+    )
