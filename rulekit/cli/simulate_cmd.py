@@ -128,6 +128,10 @@ def _pct(value: float) -> str:
     return f"{value:.1f}"
 
 
+def _share_cells(item: Any) -> tuple[str, str, str]:
+    return str(item.count), _pct(item.percent), f"{_pct(item.low)}–{_pct(item.high)}"
+
+
 def print_simulation(result: Any) -> None:
     first, last = result.first_seed, result.first_seed + result.runs - 1
     run = result.run
@@ -143,21 +147,11 @@ def print_simulation(result: Any) -> None:
     for column in ("ending", "games", "%", "95% CI"):
         endings.add_column(column, justify="left" if column == "ending" else "right")
     for group in result.groups:
-        endings.add_row(
-            Text(group.name, style="bold"),
-            str(group.count),
-            _pct(group.percent),
-            f"{_pct(group.low)}–{_pct(group.high)}",
-        )
-        for item in result.shares:
-            if item.name != group.name and item.name.startswith(group.name + ":"):
-                detail = item.name[len(group.name) + 1 :].strip()
-                endings.add_row(
-                    f"  {detail}",
-                    str(item.count),
-                    _pct(item.percent),
-                    f"{_pct(item.low)}–{_pct(item.high)}",
-                )
+        details = [e for e in result.shares if e.name.startswith(group.name + ":")]
+        label = details[0].name if len(details) == 1 else group.name  # one way to end: say it
+        endings.add_row(Text(label, style="bold"), *_share_cells(group))
+        for item in details if len(details) > 1 else []:
+            endings.add_row(f"  {item.name[len(group.name) + 1 :].strip()}", *_share_cells(item))
     out.print(endings)
     varying = [s for s in result.stats if s.name not in result.constant]
     if varying:

@@ -51,6 +51,8 @@ def need_matplotlib(path: str) -> Any:
 
 def plot_simulation(result: SimulationResult, path: str) -> None:
     plt = need_matplotlib(path)
+    from matplotlib import ticker
+
     varying = [s for s in result.stats if s.name not in result.constant]
     categories = [c for c in result.categories if c.name not in result.constant]
     panels = 1 + len(varying) + len(categories)
@@ -85,6 +87,9 @@ def plot_simulation(result: SimulationResult, path: str) -> None:
         ax.axvline(s.mean, color="#c44e52", linestyle="--", label=f"mean {s.mean:.2f}")
         ax.set_title(s.name)
         ax.set_ylabel("games")
+        ax.yaxis.set_major_locator(ticker.MaxNLocator(integer=True))
+        if all(float(v).is_integer() for v in values):
+            ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
         ax.legend(loc="upper right", fontsize="small")
 
     for ax, c in zip(cells[1 + len(varying) :], categories, strict=False):

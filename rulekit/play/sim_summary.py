@@ -33,7 +33,7 @@ class Failure:
     context: str | None = None
 
     def line(self) -> str:
-        rule = f" [{self.rule}]" if self.rule and f"[{self.rule}]" not in self.message else ""
+        rule = f" (rule {self.rule})" if self.rule and self.rule not in self.message else ""
         where = f" ({self.context})" if self.context else ""
         return f"seed {self.seed}: {self.location}: {self.message}{rule}{where}"
 
