@@ -6,6 +6,7 @@ the caller keeps only a few in flight, so nothing grows with the number of games
 
 from __future__ import annotations
 
+import multiprocessing
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Protocol
@@ -63,7 +64,10 @@ class Processes:
     """Local worker processes (``--scheduler processes``)."""
 
     def __init__(self, workers: int) -> None:
-        self.pool = ProcessPoolExecutor(workers)
+        # forkserver, not fork: the parent runs a progress thread, and forking a process
+        # with threads can copy a held lock into the child
+        context = multiprocessing.get_context("forkserver")
+        self.pool = ProcessPoolExecutor(workers, mp_context=context)
         self.pending: dict[Future[ShardResult], Shard] = {}
 
     def submit(self, shard: Shard) -> None:
