@@ -149,13 +149,20 @@ def test_one_and_two_local_workers_agree(coin: str) -> None:
 
 
 def test_processes_and_a_local_dask_cluster_agree(coin: str) -> None:
-    pytest.importorskip(
+    distributed = pytest.importorskip(
         "dask.distributed", reason="dask is an optional extra: pip install -e '.[dask]'"
     )
     processes = simulate(coin, None, 40, seed=2, workers=2, shard_size=3)
     dask = simulate(coin, None, 40, seed=2, workers=2, scheduler="dask", shard_size=5)
     assert dask.failed  # the failures travel back from the Dask workers too
     assert games_of(dask) == games_of(processes)
+    # an existing scheduler, as on a cluster of machines: here 2 workers on the loopback
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        remote = simulate(coin, None, 40, seed=2, scheduler=cluster.scheduler_address)
+    assert remote.run["shards"] > 1  # two workers: several shards whatever --workers says
+    assert games_of(remote) == games_of(processes)
 
 
 def test_plan_aligns_shards_to_multiples_of_their_size() -> None:

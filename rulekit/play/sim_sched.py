@@ -6,6 +6,7 @@ the caller keeps only a few in flight, so nothing grows with the number of games
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -16,6 +17,8 @@ from rulekit.play.sim_shard import Shard, ShardResult, play_shard
 
 
 class Scheduler(Protocol):
+    slots: int  # games it plays at once: the caller keeps a few shards per slot in flight
+
     def submit(self, shard: Shard) -> None: ...
 
     def finished(self) -> list[ShardResult]:
@@ -29,6 +32,7 @@ class InProcess:
     """One worker: the shards run here, one after the other."""
 
     def __init__(self) -> None:
+        self.slots = 1
         self.queue: deque[Shard] = deque()
 
     def submit(self, shard: Shard) -> None:
@@ -68,6 +72,7 @@ class Processes:
         # with threads can copy a held lock into the child
         context = multiprocessing.get_context("forkserver")
         self.pool = ProcessPoolExecutor(workers, mp_context=context)
+        self.slots = workers
         self.pending: dict[Future[ShardResult], Shard] = {}
 
     def submit(self, shard: Shard) -> None:
@@ -112,6 +117,7 @@ class Dask:
                 processes=True,
                 host="127.0.0.1",
                 dashboard_address=None,
+                silence_logs=logging.ERROR,  # its workers' shutdown chatter is not the user's
             )
             self.client = distributed.Client(self.cluster)
         else:
@@ -128,6 +134,8 @@ class Dask:
                         )
                     ]
                 ) from None
+        workers_info = self.client.scheduler_info().get("workers", {}).values()
+        self.slots = max(1, sum(int(w.get("nthreads", 1)) for w in workers_info))
         self.done = distributed.as_completed()
         self.pending: dict[Any, Shard] = {}
 

@@ -162,8 +162,8 @@ def simulate(
             progress(result.stop - result.start)
 
     if todo:
-        window = 4 * max(1, workers)  # shards in flight or waiting to be written in order
         runner = scheduler_for(scheduler, workers)
+        window = 4 * runner.slots  # shards in flight or waiting to be written in order
         try:
             queue = iter(todo)
             pending = 0
