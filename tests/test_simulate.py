@@ -343,3 +343,15 @@ def test_plot_draws_histograms_and_endings(coin: str, tmp_path: Path) -> None:
     assert "<svg" in svg and "endings" in svg and "score" in svg
     bad = run_cli("simulate", coin, "--runs", "2", "--plot", tmp_path / "sim.gif")
     assert bad.exit_code == 1 and "name a .svg, .png or .pdf file" in bad.stderr
+
+
+def test_endings_are_grouped_by_what_the_victory_procedure_says() -> None:
+    # endings as the bundled scenarios word them
+    assert ending_group("draw: an unsuccessful patrol") == "draw"
+    assert ending_group("NATO victory: the Soviets scored 1 of 5") == "NATO victory"
+    gato = "Adequate Campaign Victory with 31 Victory Points (34 scored, less 3 for each of 1 "
+    assert ending_group(gato + "Submarines Sunk)") == "Adequate Campaign Victory"
+    assert ending_group("Marginal Victory with 28 Victory Points") == "Marginal Victory"
+    last = "the scenario's last turn is played"
+    assert ending_group(last) == last
+    assert ending_group("12 ships sunk") == "12 ships sunk"

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from rulekit.cli.show import err, out
 from rulekit.errors import InputError, error
+from rulekit.play.sim_summary import ending_group
 
 
 def _check_policy(policy: str) -> None:
@@ -92,22 +93,28 @@ def run_simulate(
         def resumed(games: int) -> None:
             bar.update(task, advance=games)
 
-        result = simulate(
-            rulebook,
-            scenario,
-            runs,
-            seed,
-            workers,
-            policy,
-            turns,
-            progress,
-            options,
-            scheduler=scheduler,
-            shard_size=shard_size,
-            out=out_dir,
-            csv=csv_file,
-            resumed=resumed,
-        )
+        try:
+            result = simulate(
+                rulebook,
+                scenario,
+                runs,
+                seed,
+                workers,
+                policy,
+                turns,
+                progress,
+                options,
+                scheduler=scheduler,
+                shard_size=shard_size,
+                out=out_dir,
+                csv=csv_file,
+                resumed=resumed,
+            )
+        except KeyboardInterrupt:
+            bar.stop()
+            again = f"; the same command resumes from {out_dir}" if out_dir else ""
+            err.print(Text(f"stopped after {played} game(s){again}"))
+            sys.exit(130)
     seconds = time.perf_counter() - began
     result.run |= {"played": played, "seconds": round(seconds, 3), "scheduler": scheduler}
     if plot is not None:
@@ -122,6 +129,9 @@ def run_simulate(
         print_simulation(result)
     if result.failed:
         sys.exit(1)
+
+
+DETAILS = 6  # the most frequent endings shown under each group
 
 
 def _pct(value: float) -> str:
@@ -147,11 +157,17 @@ def print_simulation(result: Any) -> None:
     for column in ("ending", "games", "%", "95% CI"):
         endings.add_column(column, justify="left" if column == "ending" else "right")
     for group in result.groups:
-        details = [e for e in result.shares if e.name.startswith(group.name + ":")]
+        details = [e for e in result.shares if ending_group(e.name) == group.name]
         label = details[0].name if len(details) == 1 else group.name  # one way to end: say it
         endings.add_row(Text(label, style="bold"), *_share_cells(group))
-        for item in details if len(details) > 1 else []:
-            endings.add_row(f"  {item.name[len(group.name) + 1 :].strip()}", *_share_cells(item))
+        if len(details) == 1:
+            continue
+        for item in details[:DETAILS]:
+            detail = item.name.removeprefix(group.name + ":").strip()
+            endings.add_row(f"  {detail}", *_share_cells(item))
+        if len(details) > DETAILS:
+            rest = sum(item.count for item in details[DETAILS:])
+            endings.add_row(f"  {len(details) - DETAILS} other endings (see --json)", str(rest))
     out.print(endings)
     varying = [s for s in result.stats if s.name not in result.constant]
     if varying:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from fractions import Fraction
 from typing import Any
@@ -230,11 +231,20 @@ def share(name: str, count: int, total: int) -> Share:
     return Share(name, count, percent, 100 * low, 100 * high)
 
 
+# the words of a result before its first number: "Adequate Campaign Victory with 31 ..."
+_LEADING_WORDS = re.compile(r"^([^\d]*?[^\s\d])\s+(?:with|by|of|in|at|after|and)?\s*(?=[-+]?\d)")
+
+
 def ending_group(ending: str) -> str:
-    """``victory``, ``draw``, ``defeat`` ... : what a victory procedure's text says before its
-    first colon ("draw: an unsuccessful patrol"), or the whole text when it has none."""
+    """``victory``, ``draw``, ``defeat`` ...: what a victory procedure's text says before its
+    first colon ("draw: an unsuccessful patrol"); without a colon, its words before the
+    first number ("Adequate Campaign Victory" of "Adequate Campaign Victory with 31 Victory
+    Points"); else the whole text."""
     head, colon, _ = ending.partition(":")
-    return head.strip() if colon and head.strip() else ending
+    if colon and head.strip():
+        return head.strip()
+    words = _LEADING_WORDS.match(ending)
+    return words.group(1) if words else ending
 
 
 def percentile(counts: list[tuple[float, int]], total: int, share: float) -> float:
