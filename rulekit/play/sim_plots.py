@@ -61,10 +61,9 @@ def plot_simulation(result: SimulationResult, path: str) -> None:
     figure, axes = plt.subplots(rows, columns, figsize=(6 * columns, 3.2 * rows), squeeze=False)
     cells = [ax for row in axes for ax in row]
     last = result.first_seed + result.runs - 1
-    figure.suptitle(
-        f"{result.scenario or result.rulebook}: {result.runs} games, seeds "
-        f"{result.first_seed}..{last}"
-    )
+    book = Path(result.rulebook).name
+    what = f"{book}, {result.scenario}" if result.scenario else book
+    figure.suptitle(f"{what}: {result.runs} games, seeds {result.first_seed}..{last}")
 
     ax = cells[0]
     names = [g.name for g in result.groups]
