@@ -81,7 +81,9 @@ def run_simulate(
         TextColumn("{task.fields[rate]}"),
         TimeElapsedColumn(),
     ]
-    with Progress(*columns, console=err, transient=True, disable=as_json) as bar:
+    with Progress(
+        *columns, console=err, transient=True, disable=as_json or not err.is_terminal
+    ) as bar:
         task = bar.add_task("simulating", total=runs, rate="")
 
         def progress(games: int) -> None:
@@ -149,7 +151,7 @@ def print_simulation(result: Any) -> None:
     resumed = f", {run['resumed_shards']} shard(s) resumed" if run.get("resumed_shards") else ""
     out.print(
         Text(
-            f"{result.runs} games, seeds {first}..{last}: {result.completed} ended, "
+            f"{result.runs} games, seeds {first}..{last}: {result.completed} played, "
             f"{len(result.failed)} failed ({rate:.2f} games/s{resumed})"
         )
     )
