@@ -285,5 +285,5 @@ def stat(name: str, track: Track) -> Stat:
         p75,
         p95,
         values[-1][0],
-        {str(v): c for v, c in counts},  # str: every distinct value its own key,
+        {str(v): c for v, c in counts},  # str, not a rounded format: one key per value
     )
