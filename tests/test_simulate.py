@@ -8,6 +8,7 @@ import json
 import math
 import statistics
 import sys
+import threading
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
@@ -361,3 +362,25 @@ def test_endings_are_grouped_by_what_the_victory_procedure_says() -> None:
     last = "the scenario's last turn is played"
     assert ending_group(last) == last
     assert ending_group("12 ships sunk") == "12 ships sunk"
+
+
+def test_resuming_behind_many_finished_shards_with_a_csv(coin: str, tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    out = tmp_path / "study"
+    simulate(coin, None, 12, seed=0, shard_size=1, out=str(out))
+    (out / "shard-0000000000-0000000001.json").unlink()  # only the first shard is missing
+    path = tmp_path / "games.csv"
+    done: list[SimulationResult] = []
+
+    def run() -> None:
+        with path.open("w") as stream:
+            done.append(simulate(coin, None, 12, seed=0, out=str(out), csv=stream))
+
+    worker = threading.Thread(target=run, daemon=True)  # a hang fails the test, not the suite
+    worker.start()
+    worker.join(60)
+    assert done, "the run did not finish"
+    assert done[0].run["resumed_shards"] == 11
+    rows = list(csv.DictReader(path.open()))
+    assert [int(r["seed"]) for r in rows] == list(range(12))  # resumed rows read back, in order
+    assert games_of(done[0]) == games_of(simulate(coin, None, 12, seed=0))

@@ -27,6 +27,10 @@ class Scheduler(Protocol):
 
     def close(self) -> None: ...
 
+    def abort(self) -> None:
+        """Stop at once, dropping the shards in flight."""
+        ...
+
 
 class InProcess:
     """One worker: the shards run here, one after the other."""
@@ -43,6 +47,9 @@ class InProcess:
 
     def close(self) -> None:
         self.queue.clear()
+
+    def abort(self) -> None:
+        self.close()
 
 
 def _outcome(shard: Shard, get: Any) -> ShardResult:
@@ -84,6 +91,14 @@ class Processes:
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def abort(self) -> None:
+        # the pool cannot stop a running task: its processes are ended (a shard in flight
+        # is simply played again by the next run)
+        processes = list(getattr(self.pool, "_processes", {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
 
 
 def need_distributed() -> Any:
@@ -157,6 +172,9 @@ class Dask:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+    def abort(self) -> None:
+        self.close()
 
 
 def scheduler_for(name: str, workers: int) -> Scheduler:

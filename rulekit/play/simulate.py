@@ -124,17 +124,16 @@ def simulate(
     want_rows = store is not None or sink is not None
 
     total = Partial()
-    ready: dict[int, list[dict[str, Any]] | None] = {}  # rows waiting for earlier shards
+    ready: dict[int, list[dict[str, Any]] | None] = {}  # CSV rows waiting for earlier shards
     written = 0  # shards whose rows went to the CSV
 
     def flush() -> None:
         nonlocal written
-        while written < len(ranges) and ranges[written][0] in ready:
+        while sink is not None and written < len(ranges) and ranges[written][0] in ready:
             rows = ready.pop(ranges[written][0])
-            if sink is not None:
-                if rows is None and store is not None:
-                    rows = store.rows(*ranges[written])
-                sink.write(rows or [])
+            if rows is None and store is not None:  # a resumed shard: read back its rows
+                rows = store.rows(*ranges[written])
+            sink.write(rows or [])
             written += 1
 
     todo: list[tuple[int, int]] = []
@@ -146,7 +145,8 @@ def simulate(
             continue
         total.merge(done)
         skipped += 1
-        ready[start] = None  # its rows are read back from the Parquet file when needed
+        if sink is not None:
+            ready[start] = None
         if resumed:
             resumed(stop - start)
     flush()
@@ -163,13 +163,17 @@ def simulate(
 
     if todo:
         runner = scheduler_for(scheduler, workers)
-        window = 4 * runner.slots  # shards in flight or waiting to be written in order
+        # Shards in flight plus rows held for the CSV stay under a few per worker. Rows are
+        # held only while an earlier shard is still in flight, so the loop always has one
+        # to wait for.
+        window = 4 * runner.slots
         try:
             queue = iter(todo)
             pending = 0
             exhausted = False
             while pending or not exhausted:
-                while not exhausted and pending + len(ready) < window:
+                held = sum(1 for rows in ready.values() if rows is not None)
+                while not exhausted and pending + held < window:
                     start_stop = next(queue, None)
                     if start_stop is None:
                         exhausted = True
@@ -182,8 +186,10 @@ def simulate(
                     for result in runner.finished():
                         pending -= 1
                         accept(result)
-        finally:
-            runner.close()
+        except BaseException:
+            runner.abort()  # stopped (Ctrl-C) or failed: do not wait for shards in flight
+            raise
+        runner.close()
     run = {"shards": len(ranges), "shard_size": size, "resumed_shards": skipped}
     return finish(total, names, rulebook, scenario, runs, seed, policy, run)
 
