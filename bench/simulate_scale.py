@@ -6,7 +6,7 @@
 Measures
   1. games per second of `simulate` on Silent War short campaigns with 1 and 2 local worker
      processes and on a local Dask cluster of 2 workers (its start-up included), all on this
-     machine's cores;
+     machine's cores, and the CPU time of a game (what a study costs whatever the load);
   2. the parent's memory while 2 local workers play a growing number of games (default
      1,000 and 20,000 Steel Wolves patrols, a short game, so the bookkeeping of the parent is
      what grows if anything does): the peak of the parent's Python allocations
@@ -53,12 +53,20 @@ def throughput(rows: list[tuple[str, str]], games: int, scenario: str) -> None:
             except ImportError:
                 rows.append(("local Dask cluster", "skipped: pip install -e '.[dask]'"))
                 continue
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         result = simulate(SW, scenario, games, 100, workers, scheduler=scheduler, shard_size=1)
         seconds = time.perf_counter() - start
         what = f"{games} {scenario} games, {scheduler}, {workers} worker(s)"
         failed = f", {len(result.failed)} failed" if result.failed else ""
         rows.append((what, f"{games / seconds:.2f} games/s ({seconds:.1f} s{failed})"))
+        if workers == 1:  # played in this process: its CPU time is the games' cost
+            per_game = (time.process_time() - cpu) / games
+            rows.append(
+                (
+                    "  CPU time per game, and a 1,000,000-game study",
+                    f"{per_game:.2f} s; {per_game * 1e6 / 3600:.0f} CPU-hours",
+                )
+            )
 
 
 def memory(rows: list[tuple[str, str]], sizes: list[int]) -> None:

@@ -132,7 +132,7 @@ class Dask:
                 processes=True,
                 host="127.0.0.1",
                 dashboard_address=None,
-                silence_logs=logging.ERROR,  # its workers' shutdown chatter is not the user's
+                silence_logs=logging.CRITICAL,  # its shutdown chatter; errors come back as results
             )
             self.client = distributed.Client(self.cluster)
         else:
