@@ -384,3 +384,21 @@ def test_resuming_behind_many_finished_shards_with_a_csv(coin: str, tmp_path: Pa
     rows = list(csv.DictReader(path.open()))
     assert [int(r["seed"]) for r in rows] == list(range(12))  # resumed rows read back, in order
     assert games_of(done[0]) == games_of(simulate(coin, None, 12, seed=0))
+
+
+BUNDLED = sorted(
+    (book.name, scenario.stem)
+    for book in (ROOT / "rulebooks").iterdir()
+    for scenario in (book / "scenarios").glob("*.toml")
+)
+
+
+@pytest.mark.parametrize(("book", "scenario"), BUNDLED)
+def test_every_bundled_scenario_simulates(book: str, scenario: str) -> None:
+    path = str(ROOT / "rulebooks" / book)
+    one = simulate(path, scenario, 2, seed=0, turns=1, shard_size=2)
+    two = simulate(path, scenario, 2, seed=0, turns=1, shard_size=1)
+    assert games_of(one) == games_of(two)
+    assert one.completed + len(one.failed) == 2 and one.stats
+    first = new_game(load(path), scenario, 0).play(1)
+    assert one.endings.get(first.ended or "not over", 0) >= 1

@@ -108,7 +108,7 @@ def need_distributed() -> Any:
         raise InputError(
             [
                 error(
-                    "--scheduler dask needs dask.distributed, and it is not installed",
+                    "a Dask scheduler needs dask.distributed, and it is not installed",
                     where="--scheduler",
                     hint="pip install -e '.[dask]'",
                 )
