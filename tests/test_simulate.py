@@ -402,3 +402,17 @@ def test_every_bundled_scenario_simulates(book: str, scenario: str) -> None:
     assert one.completed + len(one.failed) == 2 and one.stats
     first = new_game(load(path), scenario, 0).play(1)
     assert one.endings.get(first.ended or "not over", 0) >= 1
+
+
+def test_short_campaign_seed_37_is_listed_and_the_others_counted() -> None:
+    # issue 19: this seed broke a [14.15] requirement and took the whole run down with it
+    try:
+        new_game(load(SW), "short_campaign", 37).play()
+    except RulekitError as exc:
+        expected = exc.diagnostics[0]
+    else:
+        pytest.skip("seed 37 of the short campaign no longer fails")
+    result = simulate(SW, "short_campaign", 2, seed=36, workers=2, shard_size=1)
+    assert [f.seed for f in result.failed] == [37] and result.completed == 1
+    assert result.failed[0].location == expected.location
+    assert result.failed[0].message == expected.message

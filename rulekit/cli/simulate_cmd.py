@@ -220,7 +220,12 @@ def register(
     @click.argument("rulebook")
     @option_switches
     @click.option(
-        "--runs", "--games", "runs", type=click.IntRange(min=1), required=True, help="Games."
+        "--runs",
+        "--games",
+        "runs",
+        type=click.IntRange(min=1),
+        required=True,
+        help="How many games.",
     )
     @click.option(
         "--workers",
@@ -252,7 +257,9 @@ def register(
     @click.option(
         "--out", "out_dir", metavar="DIR", help="One Parquet file per shard; resumes a run."
     )
-    @click.option("--csv", "csv_file", type=click.File("w"), help="One row per game.")
+    @click.option(
+        "--csv", "csv_file", type=click.File("w"), metavar="FILE", help="One row per game."
+    )
     @click.option("--plot", "plot", metavar="FILE.svg|png", help="Histograms and endings.")
     @json_flag
     @reports
