@@ -1,0 +1,195 @@
+"""Where shards run: in this process, in local worker processes, or on a Dask cluster.
+
+Each scheduler takes shards and hands back finished ones in whatever order they finish;
+the caller keeps only a few in flight, so nothing grows with the number of games.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, Protocol
+
+from rulekit.errors import InputError, RulekitError, error
+from rulekit.play.sim_shard import Shard, ShardResult, play_shard
+
+
+class Scheduler(Protocol):
+    slots: int  # games it plays at once: the caller keeps a few shards per slot in flight
+
+    def submit(self, shard: Shard) -> None: ...
+
+    def finished(self) -> list[ShardResult]:
+        """Wait for at least one submitted shard; return every one that is done."""
+        ...
+
+    def close(self) -> None: ...
+
+    def abort(self) -> None:
+        """Stop at once, dropping the shards in flight."""
+        ...
+
+
+class InProcess:
+    """One worker: the shards run here, one after the other."""
+
+    def __init__(self) -> None:
+        self.slots = 1
+        self.queue: deque[Shard] = deque()
+
+    def submit(self, shard: Shard) -> None:
+        self.queue.append(shard)
+
+    def finished(self) -> list[ShardResult]:
+        return [play_shard(self.queue.popleft())]
+
+    def close(self) -> None:
+        self.queue.clear()
+
+    def abort(self) -> None:
+        self.close()
+
+
+def _outcome(shard: Shard, get: Any) -> ShardResult:
+    """A shard's result; a worker that could not run the shard at all stops the run."""
+    try:
+        result: ShardResult = get()
+    except RulekitError:
+        raise
+    except Exception as exc:
+        raise InputError(
+            [
+                error(
+                    f"a worker could not play seeds {shard.start}..{shard.stop - 1}: "
+                    f"{type(exc).__name__}: {exc}",
+                    where="--scheduler",
+                )
+            ]
+        ) from None
+    return result
+
+
+class Processes:
+    """Local worker processes (``--scheduler processes``)."""
+
+    def __init__(self, workers: int) -> None:
+        # forkserver, not fork: the parent runs a progress thread, and forking a process
+        # with threads can copy a held lock into the child
+        context = multiprocessing.get_context("forkserver")
+        self.pool = ProcessPoolExecutor(workers, mp_context=context)
+        self.slots = workers
+        self.pending: dict[Future[ShardResult], Shard] = {}
+
+    def submit(self, shard: Shard) -> None:
+        self.pending[self.pool.submit(play_shard, shard)] = shard
+
+    def finished(self) -> list[ShardResult]:
+        done, _ = wait(self.pending, return_when=FIRST_COMPLETED)
+        return [_outcome(self.pending.pop(f), f.result) for f in done]
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def abort(self) -> None:
+        # the pool cannot stop a running task: its processes are ended (a shard in flight
+        # is simply played again by the next run)
+        processes = list(getattr(self.pool, "_processes", {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+
+
+def need_distributed() -> Any:
+    try:
+        import dask.distributed
+    except ImportError:
+        raise InputError(
+            [
+                error(
+                    "a Dask scheduler needs dask.distributed, and it is not installed",
+                    where="--scheduler",
+                    hint="pip install -e '.[dask]'",
+                )
+            ]
+        ) from None
+    return dask.distributed
+
+
+class Dask:
+    """A Dask cluster: a local one with ``workers`` processes (``--scheduler dask``) or an
+    existing scheduler (``--scheduler tcp://HOST:PORT``) whose workers can read the rulebook
+    at the same path and have rulekit installed."""
+
+    def __init__(self, address: str | None, workers: int) -> None:
+        distributed = need_distributed()
+        self.cluster = None
+        if address is None:
+            self.cluster = distributed.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,  # the interpreter is pure Python: one game per process
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                silence_logs=logging.CRITICAL,  # its shutdown chatter; errors come back as results
+            )
+            self.client = distributed.Client(self.cluster)
+        else:
+            try:
+                self.client = distributed.Client(address, timeout="10s")
+            except OSError as exc:
+                raise InputError(
+                    [
+                        error(
+                            f"cannot reach the Dask scheduler at {address}: {exc}",
+                            where="--scheduler",
+                            hint="start one with `dask scheduler` and workers with "
+                            "`dask worker ADDRESS`",
+                        )
+                    ]
+                ) from None
+        workers_info = self.client.scheduler_info().get("workers", {}).values()
+        self.slots = max(1, sum(int(w.get("nthreads", 1)) for w in workers_info))
+        self.done = distributed.as_completed()
+        self.pending: dict[Any, Shard] = {}
+
+    def submit(self, shard: Shard) -> None:
+        future = self.client.submit(play_shard, shard, pure=False)
+        self.pending[future] = shard
+        self.done.add(future)
+
+    def finished(self) -> list[ShardResult]:
+        future = next(self.done)
+        shard = self.pending.pop(future)
+        result = _outcome(shard, future.result)
+        future.release()
+        return [result]
+
+    def close(self) -> None:
+        for future in self.pending:
+            future.cancel()
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+    def abort(self) -> None:
+        self.close()
+
+
+def scheduler_for(name: str, workers: int) -> Scheduler:
+    if name == "processes":
+        return InProcess() if workers <= 1 else Processes(workers)
+    if name == "dask":
+        return Dask(None, workers)
+    if name.startswith("tcp://"):
+        return Dask(name, workers)
+    raise InputError(
+        [
+            error(
+                f"unknown scheduler '{name}'",
+                where="--scheduler",
+                hint="use processes, dask or tcp://HOST:PORT",
+            )
+        ]
+    )
