@@ -215,11 +215,11 @@ class _CardBuilder:
         at = 0
         for match in _REF.finditer(text):
             target = self.refs.get(match.group(1).strip())
-            if target is None or target == self.anchor:
+            if target is None or target == self.decl.name:
                 continue
             if match.start() > at:
                 out.append(Segment(text[at : match.start()]))
-            out.append(Segment(match.group(0), "#" + target))
+            out.append(Segment(match.group(0), "#" + anchor_of(target)))
             at = match.end()
         if at < len(text) or not out:
             out.append(Segment(text[at:]))
