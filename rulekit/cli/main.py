@@ -17,6 +17,7 @@ from rulekit.book.checker import Checked, check, load
 from rulekit.book.inputs import find_target, parse_dice, split_assignments
 from rulekit.book.loader import load_rulebook
 from rulekit.book.tables import LookupMiss
+from rulekit.cli.plot_cmd import check_plot_target, plot_comparisons, plot_distribution
 from rulekit.cli.render_cmd import register as register_render
 from rulekit.cli.show import (
     err,
@@ -66,6 +67,9 @@ decide_answers = click.option(
     "--decide", "decide", multiple=True, metavar="NAME=VALUE", help="Answer a decision."
 )
 
+plot_file = click.option(
+    "--plot", "plot", metavar="FILE.svg|png", help="Draw the distribution (needs matplotlib)."
+)
 option_switches = click.option(
     "--option",
     "options",
@@ -406,6 +410,7 @@ def resolve_cmd(
 )
 @click.option("--samples", "samples", type=int, help="Estimate from this many seeded runs instead.")
 @click.option("--seed", "seed", type=int, default=1, show_default=True, help="Seed for --samples.")
+@plot_file
 @json_flag
 @reports_errors
 def prob_cmd(
@@ -419,11 +424,13 @@ def prob_cmd(
     max_paths: int,
     samples: int | None,
     seed: int,
+    plot: str | None,
     as_json: bool,
 ) -> None:
     """Exact probabilities of every result of a procedure or table (every path of dice)."""
     from rulekit.analysis.prob import ask, exact, sampled
 
+    target = check_plot_target(plot) if plot else None
     checked = load(rulebook, options)
     with located_in(checked.book.sources):
         question = ask(checked, procedure, given=given, at=at, decide=decide, of=of)
@@ -433,6 +440,8 @@ def prob_cmd(
             dist = sampled(checked, question, samples, seed)
         else:
             dist = exact(checked, question, max_paths)
+    if target is not None:
+        plot_distribution(dist, target)
     if as_json:
         _emit_json(dist.to_json())
         return
@@ -450,6 +459,7 @@ def prob_cmd(
 @click.option("--of", "of", metavar="EXPR", help="Compare this expression of each --probe.")
 @click.option("--structure-only", "structure_only", is_flag=True, help="No behaviour.")
 @click.option("--seed", "seed", type=int, default=1, show_default=True, help="For sampling.")
+@plot_file
 @json_flag
 @reports_errors
 def diff_cmd(
@@ -463,6 +473,7 @@ def diff_cmd(
     of: str | None,
     structure_only: bool,
     seed: int,
+    plot: str | None,
     as_json: bool,
 ) -> None:
     """What changed from OLD to NEW (rulebooks or variants, e.g. DIR@1.1 DIR).
@@ -473,6 +484,7 @@ def diff_cmd(
     from rulekit.analysis.diff import compare
     from rulekit.cli.show import diff_json, print_diff
 
+    target = check_plot_target(plot) if plot else None
     before, after = load(old, options), load(new, options)
     changes = compare(before, after)
     wanted = [Probe(p, list(at), given, of, list(decide)) for p in probes]
@@ -481,6 +493,8 @@ def diff_cmd(
         with located_in(after.book.sources):
             behaviour = compare_behaviour(before, after, changes, wanted, seed, list(at))
     differs = bool(changes) or any(c.differs for c in behaviour.comparisons)
+    if target is not None:
+        plot_comparisons(before, after, behaviour, target)
     if as_json:
         _emit_json(diff_json(before, after, changes, behaviour, differs))
     else:
