@@ -51,6 +51,7 @@ def _pyplot() -> Any:
         ) from None
     matplotlib.use("Agg")  # files only: never a window
     matplotlib.rcParams["svg.hashsalt"] = "rulekit"  # the same ids in every drawing
+    matplotlib.rcParams["svg.fonttype"] = "none"  # words stay text: small, searchable
     import matplotlib.pyplot as plt
 
     return plt
