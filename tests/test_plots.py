@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -51,9 +52,13 @@ def test_diff_prints_before_and_after_bars() -> None:
     assert "1 (100.0%)" in line and "█" * 12 in line
 
 
-pytest.importorskip("matplotlib", reason="--plot needs the [plot] extra (matplotlib)")
+needs_matplotlib = pytest.mark.skipif(
+    importlib.util.find_spec("matplotlib") is None,
+    reason="--plot needs matplotlib: pip install -e '.[plot]' (or '.[test]')",
+)
 
 
+@needs_matplotlib
 def test_prob_plot_svg(tmp_path: Path) -> None:
     target = tmp_path / "odds.svg"
     result = run_cli("prob", SW, "counterattack_table", "--at", "difference=3", "--plot", target)
@@ -67,6 +72,7 @@ def test_prob_plot_svg(tmp_path: Path) -> None:
     assert again.read_bytes() == target.read_bytes()  # the same drawing, byte for byte
 
 
+@needs_matplotlib
 def test_prob_plot_png_with_json(tmp_path: Path) -> None:
     target = tmp_path / "odds.png"
     result = run_cli("prob", SUB, "minefield", "--plot", target, "--json")
@@ -75,6 +81,7 @@ def test_prob_plot_png_with_json(tmp_path: Path) -> None:
     assert result.stdout.lstrip().startswith("{")  # still one JSON document on stdout
 
 
+@needs_matplotlib
 def test_diff_plot_before_and_after(tmp_path: Path) -> None:
     target = tmp_path / "diff.svg"
     result = run_cli("diff", f"{SW}@1.1", SW, "--plot", target)
@@ -83,6 +90,7 @@ def test_diff_plot_before_and_after(tmp_path: Path) -> None:
     assert "before" in svg and "after" in svg and "Silent War 1.1 -&gt; Silent War 2.1" in svg
 
 
+@needs_matplotlib
 def test_plot_refuses_other_files(tmp_path: Path) -> None:
     result = run_cli("prob", SUB, "minefield", "--plot", tmp_path / "odds.pdf")
     assert result.exit_code == 1
@@ -101,6 +109,7 @@ def test_plot_without_matplotlib_says_how_to_install(
     assert "Traceback" not in result.stderr
 
 
+@needs_matplotlib
 def test_histograms_for_simulate(tmp_path: Path) -> None:
     from rulekit.aids.plots import histograms
 

@@ -192,6 +192,14 @@ def test_table_option_selects_by_name_or_rule(tmp_path: Path) -> None:
     assert "## [7.1] ULTRA Table" in text and "## [14.16 D] Attack Results Table" in text
 
 
+def test_table_option_whole_rule_first_then_rule_number(silent_war: Checked) -> None:
+    from rulekit.aids.cards import select
+
+    assert select(silent_war, ["14.2"]) == ["counterattack_table"]  # not [14.2 A3] too
+    assert select(silent_war, ["14.2 A3"]) == ["general_asw"]
+    assert sorted(select(silent_war, ["19.21 #2", "ultra"])) == ["torpedo_malfunction", "ultra"]
+
+
 def test_unknown_table_is_an_error_not_a_traceback(tmp_path: Path) -> None:
     result = run_cli("render", RULEBOOKS / "silent_war", "--table", "ultr", "-o", tmp_path)
     assert result.exit_code == 1

@@ -1,7 +1,7 @@
 """`rulekit render` in a real headless Chromium: layout at A4, printed pages, screenshots.
 
-Needs Debian's ``chromium`` and ``chromium-driver`` and the ``[browser]`` extra (selenium,
-pypdf). Without them every test here is skipped with a message saying what is missing.
+Needs Debian's ``chromium`` and ``chromium-driver``, and selenium and pypdf (in the
+``[test]`` extra). Without them every test here is skipped with a message saying what is missing.
 Run only these with ``pytest -m browser``.
 """
 
@@ -42,7 +42,7 @@ def _missing() -> str | None:
         import pypdf  # noqa: F401
         import selenium  # noqa: F401
     except ImportError as exc:
-        return f"{exc.name} is not installed: pip install -e '.[browser]'"
+        return f"{exc.name} is not installed: pip install -e '.[test]'"
     if not Path(CHROMIUM).exists() or not DRIVER:
         return (
             "no headless Chromium: apt-get install chromium chromium-driver "

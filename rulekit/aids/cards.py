@@ -483,10 +483,16 @@ def select(checked: Checked, wanted: list[str]) -> list[str]:
         return list(tables)
     chosen: list[str] = []
     for want in wanted:
+        # a name or a whole rule reference first ("14.2" is the Counterattack Table, not
+        # also "14.2 A3"); then every table under that rule number ("E1": all of [E1])
         hits = [
             name
             for name, decl in tables.items()
-            if name == want or (decl.ref is not None and want in (decl.ref.text, decl.ref.number))
+            if name == want or (decl.ref is not None and want == decl.ref.text)
+        ] or [
+            name
+            for name, decl in tables.items()
+            if decl.ref is not None and want == decl.ref.number
         ]
         if not hits:
             candidates = list(tables) + [d.ref.text for d in tables.values() if d.ref]
