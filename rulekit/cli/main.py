@@ -53,6 +53,9 @@ decide_answers = click.option(
     "--decide", "decide", multiple=True, metavar="NAME=VALUE", help="Answer a decision."
 )
 
+plot_file = click.option(
+    "--plot", "plot", metavar="FILE.svg|png", help="Draw the distribution (needs matplotlib)."
+)
 option_switches = click.option(
     "--option",
     "options",
@@ -346,6 +349,7 @@ def resolve_cmd(
 )
 @click.option("--samples", "samples", type=int, help="Estimate from this many seeded runs instead.")
 @click.option("--seed", "seed", type=int, default=1, show_default=True, help="Seed for --samples.")
+@plot_file
 @json_flag
 @reports_errors
 def prob_cmd(
@@ -359,12 +363,15 @@ def prob_cmd(
     max_paths: int,
     samples: int | None,
     seed: int,
+    plot: str | None,
     as_json: bool,
 ) -> None:
     """Exact probabilities of every result of a procedure or table (every path of dice)."""
     from rulekit.api import load
+    from rulekit.cli.plot_cmd import check_plot_target, plot_distribution
     from rulekit.cli.show import print_distribution
 
+    target = check_plot_target(plot) if plot else None
     dist = load(rulebook, options).prob(
         procedure,
         given=given,
@@ -375,6 +382,8 @@ def prob_cmd(
         samples=samples,
         seed=seed,
     )
+    if target is not None:
+        plot_distribution(dist, target)
     if as_json:
         _emit_json(dist.to_json())
         return
@@ -392,6 +401,7 @@ def prob_cmd(
 @click.option("--of", "of", metavar="EXPR", help="Compare this expression of each --probe.")
 @click.option("--structure-only", "structure_only", is_flag=True, help="No behaviour.")
 @click.option("--seed", "seed", type=int, default=1, show_default=True, help="For sampling.")
+@plot_file
 @json_flag
 @reports_errors
 def diff_cmd(
@@ -405,6 +415,7 @@ def diff_cmd(
     of: str | None,
     structure_only: bool,
     seed: int,
+    plot: str | None,
     as_json: bool,
 ) -> None:
     """What changed from OLD to NEW (rulebooks or variants, e.g. DIR@1.1 DIR).
@@ -414,9 +425,11 @@ def diff_cmd(
     from rulekit.analysis.behaviour import Behaviour, Probe, compare_behaviour
     from rulekit.analysis.diff import compare
     from rulekit.book.checker import load
+    from rulekit.cli.plot_cmd import check_plot_target, plot_comparisons
     from rulekit.cli.show import diff_json, out, print_diff
     from rulekit.errors import located_in
 
+    target = check_plot_target(plot) if plot else None
     before, after = load(old, options), load(new, options)
     changes = compare(before, after)
     wanted = [Probe(p, list(at), given, of, list(decide)) for p in probes]
@@ -425,6 +438,8 @@ def diff_cmd(
         with located_in(after.book.sources):
             behaviour = compare_behaviour(before, after, changes, wanted, seed, list(at))
     differs = bool(changes) or any(c.differs for c in behaviour.comparisons)
+    if target is not None:
+        plot_comparisons(before, after, behaviour, target)
     if as_json:
         _emit_json(diff_json(before, after, changes, behaviour, differs))
     else:
@@ -630,6 +645,10 @@ simulate_opts.register(main, option_switches, json_flag, reports_errors)
 from rulekit.cli.play_cmd import play_cmd  # noqa: E402 - registered last: a module of its own
 
 main.add_command(play_cmd)
+
+from rulekit.cli.render_cmd import register as register_render  # noqa: E402
+
+register_render(main, option_switches, reports_errors)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -13,7 +13,7 @@ from rich.text import Text
 from rulekit.analysis.behaviour import Behaviour, Comparison
 from rulekit.analysis.diff import Change
 from rulekit.book.checker import Checked
-from rulekit.engine.values import show
+from rulekit.engine.values import EnumValue, show, unwrap
 
 # Output to a file or pipe is not squeezed into 80 columns.
 out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
@@ -83,11 +83,13 @@ def _print_comparison(out: Console, c: Comparison) -> None:
         out.print(Text(f"    {c.note}"))
         return
     grid = Table(show_lines=False, box=None, padding=(0, 2, 0, 4))
-    for column in ("result", "before", "after"):
+    for column in ("result", "before", "", "after", ""):
         grid.add_column(column)
+    top = max([r.old or 0 for r in c.rows] + [r.new or 0 for r in c.rows] + [Fraction(0)])
     for row in c.rows:
         after = _p(row.new) + (f" ±{row.ci * 100:.1f}" if row.ci is not None else "")
-        grid.add_row(row.value, _p(row.old), after)
+        old_bar, new_bar = bar(row.old or 0, top, "red", 12), bar(row.new or 0, top, "green", 12)
+        grid.add_row(row.value, _p(row.old), old_bar, after, new_bar)
     out.print(grid)
     if c.mean_old is not None and c.mean_new is not None:
         shift = c.mean_new - c.mean_old
@@ -246,6 +248,31 @@ def grouped(items: list[str]) -> list[tuple[str, int]]:
     return list(counts.items())
 
 
+BAR_WIDTH = 24
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def bar(
+    value: Fraction | float, top: Fraction | float, style: str = "cyan", width: int = BAR_WIDTH
+) -> Text:
+    """A horizontal bar of ``value`` against the largest value ``top`` (eighths of a cell)."""
+    if top <= 0 or value <= 0:
+        return Text("")
+    eighths = max(1, round(float(value) / float(top) * width * 8))
+    full, part = divmod(eighths, 8)
+    return Text("█" * full + (_EIGHTHS[part] if part else ""), style=style)
+
+
+def ordered_results(outcomes: list[Any]) -> bool:
+    """Results that can be "at least" or "at most": all numbers, or members of one enum."""
+    values = [unwrap(o.value) for o in outcomes]
+    if not values:
+        return False
+    if all(isinstance(v, int | Fraction) and not isinstance(v, bool) for v in values):
+        return True
+    return all(isinstance(v, EnumValue) for v in values) and len({v.enum for v in values}) == 1
+
+
 def show_json(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(show_json(v) for v in value)
@@ -261,8 +288,20 @@ def print_distribution(dist: Any) -> None:
     grid.add_column("result")
     grid.add_column("p" if dist.exact else "frequency", justify="right")
     grid.add_column("%", justify="right")
-    for o in dist.outcomes:
-        grid.add_row(show(o.value), str(o.p), f"{float(o.p) * 100:.2f}")
+    ordered = ordered_results(dist.outcomes)
+    if ordered:
+        grid.add_column("at least %", justify="right")
+        grid.add_column("at most %", justify="right")
+    grid.add_column("")
+    top = max([o.p for o in dist.outcomes] + [Fraction(0)])
+    total = Fraction(0)
+    for i, o in enumerate(dist.outcomes):
+        cells = [show(o.value), str(o.p), f"{float(o.p) * 100:.2f}"]
+        total += o.p
+        if ordered:  # the outcomes come sorted (analysis.prob orders them)
+            at_least = sum((x.p for x in dist.outcomes[i:]), Fraction(0))
+            cells += [f"{float(at_least) * 100:.2f}", f"{float(total) * 100:.2f}"]
+        grid.add_row(*cells, bar(o.p, top))
     out.print(grid)
     mean = dist.mean
     if mean is not None:
