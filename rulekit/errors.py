@@ -67,7 +67,8 @@ class Sources:
             text = self.texts.get(path)
             if text is None:
                 try:
-                    text = Path(path).read_text(encoding="utf-8")
+                    # a line quoted in an error: bytes that are not UTF-8 are shown replaced
+                    text = Path(path).read_bytes().decode("utf-8-sig", errors="replace")
                 except OSError:
                     return None
             lines = self._lines[path] = text.splitlines()
@@ -177,3 +178,29 @@ def warning(message: str, span: Span | None = None, *, hint: str | None = None) 
 
 def input_error(message: str, where: str, hint: str | None = None) -> InputError:
     return InputError([error(message, where=where, hint=hint)])
+
+
+def read_text(path: str | Path, shown: str | None = None, where: str | None = None) -> str:
+    """A user's file as text: UTF-8 (a leading byte-order mark is dropped), or an error at the
+    line and column of the first byte that is not UTF-8, never a UnicodeDecodeError."""
+    name = shown if shown is not None else str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise input_error(f"cannot read '{name}': {exc.strerror or exc}", where or name) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        span = Span(name, line, column, line, column + 1)
+        raise InputError(
+            [
+                error(
+                    f"byte 0x{data[exc.start]:02x} is not UTF-8 text",
+                    span,
+                    hint="save the file as UTF-8",
+                )
+            ]
+        ) from None

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from attrs import define
@@ -14,7 +13,7 @@ from rulekit.book import types as t
 from rulekit.book.checker import Checked
 from rulekit.book.coerce import CoerceError
 from rulekit.engine.values import Entity, RecordValue
-from rulekit.errors import InputError, did_you_mean, error
+from rulekit.errors import InputError, did_you_mean, error, read_text
 from rulekit.language import nodes as n
 
 
@@ -119,11 +118,7 @@ def load_given(path: str) -> tuple[dict[str, Any], str]:
 
 def read_toml(path: str, flag: str) -> tuple[dict[str, Any], str]:
     """Read the TOML file a flag names, and its text; syntax errors point at file:line:col."""
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError([error(f"cannot read '{path}': {exc.strerror}", where=flag)]) from None
+    text = read_text(path, path, flag)
     try:
         return _parse(text), text
     except tomllib.TOMLDecodeError as exc:

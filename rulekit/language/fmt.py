@@ -46,7 +46,7 @@ from lark import Token
 from lark.exceptions import VisitError
 
 from rulekit.book.loader import ENTRY, VARIANT_DIRS, resolve_rulebook_path, shown_path
-from rulekit.errors import Diagnostic, SyntaxProblem
+from rulekit.errors import Diagnostic, SyntaxProblem, read_text
 from rulekit.language import nodes as n
 from rulekit.language.parser import build_parser, parse
 from rulekit.language.transformer import AstBuilder
@@ -468,7 +468,7 @@ def format_rulebook(root: Path, write: bool) -> list[Path]:
         if path in seen or not path.is_file() or not path.is_relative_to(base):
             continue  # a missing or outside include is the checker's to report
         seen.add(path)
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, shown_path(path))
         try:
             result, module = _format(text, shown_path(path))
         except SyntaxProblem as exc:

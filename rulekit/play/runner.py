@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any, Protocol
 
 import cattrs
@@ -31,7 +30,7 @@ from rulekit.engine.policy import (
 from rulekit.engine.runtime import GameState
 from rulekit.engine.trace import Event
 from rulekit.engine.values import to_json
-from rulekit.errors import InputError, error
+from rulekit.errors import InputError, error, read_text
 from rulekit.play.saves import (
     SAVE_FORMAT,
     Decoder,
@@ -367,12 +366,7 @@ class ReplayReport:
 def _read_trace(
     path: str,
 ) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]], dict[str, Any]]:
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise InputError(
-            [error(f"cannot read trace '{path}': {exc.strerror}", where="replay")]
-        ) from None
+    lines = read_text(path, path, "replay").splitlines()
     records: list[tuple[int, dict[str, Any]]] = []
     for number, line in enumerate(lines, start=1):
         try:

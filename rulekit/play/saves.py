@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import glob
 import os
 import tempfile
+import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -180,13 +182,30 @@ def state_hash(values: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+TEMP_SUFFIX = ".rulekit-tmp"
+STALE_AFTER = 60.0  # seconds: a save still being written by another run is younger
+
+
+def remove_stale_temps(target: Path) -> None:
+    """Delete what an interrupted save of ``target`` left (killed before its rename): only
+    our own temporary files for this target, and only old ones."""
+    now = time.time()
+    for old in target.parent.glob(f".{glob.escape(target.name)}.*{TEMP_SUFFIX}"):
+        try:
+            if now - old.stat().st_mtime > STALE_AFTER:
+                old.unlink()
+        except OSError:
+            pass  # gone already, or not ours to delete: the save itself goes on
+
+
 def write_save(path: str, save: SaveFile) -> None:
     """Write atomically: a temporary file in the same folder, then a rename."""
     data = _converter.unstructure(save)
     text = tomli_w.dumps(_drop_nones(data))
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    remove_stale_temps(target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
