@@ -16,6 +16,15 @@ from attrs import define, field, frozen
 
 from rulekit.language.nodes import NO_SPAN, RuleRef, Span
 
+# Limits on what a rulebook or an input may ask for, so that bad input is an error with its
+# line rather than a hang, a MemoryError or a RecursionError. The step budget (--max-steps)
+# bounds the work of one procedure call or turn; these bound the size of one thing.
+MAX_DIGITS = 1000  # digits of a whole number (Python refuses to print 4,300)
+MAX_BITS = 3322  # the bits of a 1,000-digit number
+MAX_DIE_FACES = 10_000  # faces of a declared die
+MAX_NESTING_DEPTH = 200  # blocks, brackets and operators inside one another in a file
+MAX_INCLUDE_DEPTH = 50  # files including files (variants extending variants)
+
 
 @frozen
 class Diagnostic:

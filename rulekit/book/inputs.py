@@ -13,7 +13,7 @@ from rulekit.book import types as t
 from rulekit.book.checker import Checked
 from rulekit.book.coerce import CoerceError
 from rulekit.engine.values import Entity, RecordValue
-from rulekit.errors import InputError, did_you_mean, error, read_text
+from rulekit.errors import MAX_BITS, MAX_DIGITS, InputError, did_you_mean, error, read_text
 from rulekit.language import nodes as n
 
 
@@ -120,8 +120,14 @@ def read_toml(path: str, flag: str) -> tuple[dict[str, Any], str]:
     """Read the TOML file a flag names, and its text; syntax errors point at file:line:col."""
     text = read_text(path, path, flag)
     try:
-        return _parse(text), text
-    except tomllib.TOMLDecodeError as exc:
+        parsed = _parse(text)
+    except RecursionError:
+        raise InputError([error("arrays or tables nest too deeply", where=path)]) from None
+    except ValueError as exc:
+        if not isinstance(exc, tomllib.TOMLDecodeError):  # a number too long to read
+            raise InputError(
+                [error(f"a number of more than {MAX_DIGITS} digits", where=path)]
+            ) from None
         match = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         if match:
             line, col = int(match.group(1)), int(match.group(2))
@@ -132,6 +138,23 @@ def read_toml(path: str, flag: str) -> tuple[dict[str, Any], str]:
         raise InputError(
             [error(f"not valid TOML: {message}", n.Span(path, line, col, line, col + 1))]
         ) from None
+    if not _small_numbers(parsed):
+        raise InputError([error(f"a number of more than {MAX_DIGITS} digits", where=path)])
+    return parsed, text
+
+
+def _small_numbers(value: Any) -> bool:
+    """Whether every whole number in a parsed file has at most MAX_DIGITS digits."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+        elif isinstance(item, int) and item.bit_length() > MAX_BITS:
+            return False
+    return True
 
 
 _PARSED: dict[str, dict[str, Any]] = {}  # by text: the same file is often read many times

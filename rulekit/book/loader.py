@@ -10,6 +10,7 @@ from typing import TypeVar
 from rulekit.book.rulebook import DECL_KINDS, Rulebook
 from rulekit.book.variants import Overlay, copy_book
 from rulekit.errors import (
+    MAX_INCLUDE_DEPTH,
     Diagnostic,
     InputError,
     RulebookInvalid,
@@ -151,6 +152,10 @@ class _Loader:
         if target in (*stack, path):
             chain = " -> ".join(self._rel(p) for p in (*stack, path, target))
             raise RulebookInvalid([error(f"variant cycle: {chain}", header.span)])
+        if len(stack) > MAX_INCLUDE_DEPTH:
+            raise RulebookInvalid(
+                [error(f"variants extend variants more than {MAX_INCLUDE_DEPTH} deep", header.span)]
+            )
         if target.is_dir():
             target = target / ENTRY
         if not target.is_file():
@@ -205,6 +210,15 @@ class _Loader:
         if target in stack:
             chain = " -> ".join(self._rel(p) for p in [*stack[stack.index(target) :], target])
             self.errors.append(error(f"include cycle: {chain}", inc.span))
+            return
+        if len(stack) > MAX_INCLUDE_DEPTH:
+            self.errors.append(
+                error(
+                    f"files include files more than {MAX_INCLUDE_DEPTH} deep",
+                    inc.span,
+                    hint="include the files from the rulebook's entry file instead",
+                )
+            )
             return
         if not target.is_file():
             known = [self._rel_to_parent(p, path) for p in self.root.rglob("*.rk")]

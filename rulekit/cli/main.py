@@ -65,6 +65,14 @@ decide_answers = click.option(
     "--decide", "decide", multiple=True, metavar="NAME=VALUE", help="Answer a decision."
 )
 
+max_steps_option = click.option(
+    "--max-steps",
+    "max_steps",
+    type=click.IntRange(min=1),
+    default=DEFAULT_STEP_BUDGET,
+    show_default=True,
+    help="The step budget of a procedure call or turn (time and memory; see README).",
+)
 option_switches = click.option(
     "--option",
     "options",
@@ -323,14 +331,7 @@ def _read_key(checked: Checked, dim: Any, text: str, keys: list[str]) -> Any:
 @click.option("--dice", "dice", metavar="N,N,...", help="Force the natural die results, in order.")
 @click.option("--seed", "seed", type=int, help="Seed for the dice (after any forced ones).")
 @decide_answers
-@click.option(
-    "--max-steps",
-    "max_steps",
-    type=int,
-    default=DEFAULT_STEP_BUDGET,
-    show_default=True,
-    help="Stop a procedure that runs longer than this.",
-)
+@max_steps_option
 @json_flag
 @reports_errors
 def resolve_cmd(
@@ -405,6 +406,7 @@ def resolve_cmd(
 )
 @click.option("--samples", "samples", type=int, help="Estimate from this many seeded runs instead.")
 @click.option("--seed", "seed", type=int, default=1, show_default=True, help="Seed for --samples.")
+@max_steps_option
 @json_flag
 @reports_errors
 def prob_cmd(
@@ -418,6 +420,7 @@ def prob_cmd(
     max_paths: int,
     samples: int | None,
     seed: int,
+    max_steps: int,
     as_json: bool,
 ) -> None:
     """Exact probabilities of every result of a procedure or table (every path of dice)."""
@@ -429,9 +432,9 @@ def prob_cmd(
         if samples is not None:
             if samples < 1:
                 raise InputError([error("--samples must be at least 1", where="--samples")])
-            dist = sampled(checked, question, samples, seed)
+            dist = sampled(checked, question, samples, seed, max_steps)
         else:
-            dist = exact(checked, question, max_paths)
+            dist = exact(checked, question, max_paths, max_steps)
     if as_json:
         _emit_json(dist.to_json())
         return
@@ -523,7 +526,9 @@ def fmt_cmd(rulebook: str, check_only: bool) -> None:
 @click.option(
     "--seed", "seed", type=int, help="Seed for the dice (one is picked and shown if none)."
 )
-@click.option("--turns", "turns", type=int, help="Play at most this many turns now.")
+@click.option(
+    "--turns", "turns", type=click.IntRange(min=0), help="Play at most this many turns now."
+)
 @click.option(
     "--policy",
     "policy",
@@ -537,6 +542,7 @@ def fmt_cmd(rulebook: str, check_only: bool) -> None:
 @click.option(
     "--explain", "explain", is_flag=True, help="Print every turn's rolls, rows and rules."
 )
+@max_steps_option
 @json_flag
 @reports_errors
 def run_cmd(
@@ -550,6 +556,7 @@ def run_cmd(
     resume: str | None,
     trace: str | None,
     explain: bool,
+    max_steps: int,
     as_json: bool,
 ) -> None:
     """Play a scenario turn after turn through the rulebook's sequence of play."""
@@ -594,6 +601,7 @@ def run_cmd(
     else:
         game = new_game(checked, scenario, seed, spec, chosen)
     holder["game"] = game
+    game.interp.max_steps = max_steps
     sink = open(trace, "w", encoding="utf-8") if trace else None  # noqa: SIM115 - closed below
     try:
         with located_in(checked.book.sources):
@@ -670,7 +678,9 @@ def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
     "--scenario", "scenario", metavar="NAME|FILE", help="A scenario (default: the rulebook's)."
 )
 @click.option("--policy", "policy", default="default", show_default=True, help="default or random.")
-@click.option("--turns", "turns", type=int, help="Stop each game after this many turns.")
+@click.option(
+    "--turns", "turns", type=click.IntRange(min=0), help="Stop each game after this many turns."
+)
 @json_flag
 @reports_errors
 def simulate_cmd(

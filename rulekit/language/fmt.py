@@ -48,7 +48,7 @@ from lark.exceptions import VisitError
 from rulekit.book.loader import ENTRY, VARIANT_DIRS, resolve_rulebook_path, shown_path
 from rulekit.errors import Diagnostic, SyntaxProblem, read_text
 from rulekit.language import nodes as n
-from rulekit.language.parser import build_parser, parse
+from rulekit.language.parser import build_parser, not_too_deep, parse
 from rulekit.language.transformer import AstBuilder
 
 MARGIN = 80  # statements' annotations start here (0-based column), list groups stay within
@@ -96,6 +96,7 @@ def _parse(text: str, path: str) -> tuple[n.Module, list[Token]]:
         tokens = list(interactive.iter_parse())
         end = Token.new_borrow_pos("$END", "", tokens[-1]) if tokens else Token("$END", "")
         tree = interactive.feed_token(end)
+        not_too_deep(tree, path)
         return AstBuilder(path).transform(tree), tokens
     except VisitError as exc:
         raise exc.orig_exc from None

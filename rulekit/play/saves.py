@@ -8,9 +8,9 @@ Islands"}``, ``{list = [...]}``, ``{ref = 3}`` for a game piece (pieces are stor
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
-import glob
 import os
 import tempfile
 import time
