@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import attrs
 from attrs import define, field
@@ -63,6 +63,35 @@ class Checked:
     @property
     def rounding(self) -> str:
         return self.book.rounding.mode if self.book.rounding else "nearest"
+
+
+def nodes_of(book: Rulebook) -> Iterator[object]:
+    """Every node of the rulebook's declarations, each once, without recursion."""
+    stack: list[object] = [
+        *book.procedures.values(),
+        *book.modifiers.values(),
+        *book.tables.values(),
+        *book.sequences.values(),
+        *book.consts.values(),
+        *book.states.values(),
+    ]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield node
+        if isinstance(node, tuple | list):
+            stack.extend(node)
+        elif attrs.has(type(node)):
+            fields = attrs.fields(type(node))  # type: ignore[arg-type]
+            stack.extend(getattr(node, f.name) for f in fields)
+
+
+def decision_names(book: Rulebook) -> set[str]:
+    """The names of every ``choose`` in the rulebook (what --decide may answer)."""
+    return {node.name for node in nodes_of(book) if isinstance(node, n.Choose)}
 
 
 def dice_naturals(spec: n.DiceSpec, dice: dict[str, Die]) -> set[int] | None:
@@ -131,27 +160,11 @@ class Checker(ExprChecker):
             return self._given
         dims = {name: len(decl.dims) for name, decl in self.book.tables.items()}
         found: set[str] = set()
-        stack: list[object] = [
-            *self.book.procedures.values(),
-            *self.book.modifiers.values(),
-            *self.book.tables.values(),
-            *self.book.sequences.values(),
-            *self.book.consts.values(),
-        ]
-        seen: set[int] = set()
-        while stack:
-            node = stack.pop()
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
+        for node in nodes_of(self.book):
             if isinstance(node, n.Call) and node.func in dims:
                 keyed = any(a.name == "roll" for a in node.args)
                 if keyed or len(node.args) >= dims[node.func]:
                     found.add(node.func)
-            if isinstance(node, tuple | list):
-                stack.extend(node)
-            elif attrs.has(type(node)):
-                stack.extend(getattr(node, f.name) for f in attrs.fields(type(node)))
         self._given = found
         return found
 

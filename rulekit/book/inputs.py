@@ -276,3 +276,22 @@ class ValueReader:
             ftype = self.c.vocab.type_of(fdecl.type)
             fields.append((fdecl.name, self.read(raw[fdecl.name], ftype, f"{key}.{fdecl.name}")))
         return RecordValue(name, tuple(fields))
+
+
+def check_decisions(checked: Checked, pairs: list[tuple[str, str]], flag: str) -> None:
+    """Every decision answered in advance is one the rulebook asks (``choose NAME``)."""
+    from rulekit.book.checker import decision_names
+
+    known = decision_names(checked.book)
+    for name, _ in pairs:
+        if name not in known:
+            raise InputError(
+                [
+                    error(
+                        f"the rulebook makes no decision '{name}'",
+                        where=f"{flag} {name}",
+                        hint=did_you_mean(name, known)
+                        or f"its decisions are: {', '.join(sorted(known)) or 'none'}",
+                    )
+                ]
+            )

@@ -50,6 +50,13 @@ def reports_errors(func: F) -> F:
         except RulekitError as exc:
             err.print(Text(exc.render(exc.sources)))
             sys.exit(1)
+        except (RecursionError, MemoryError) as exc:
+            # the last guard: the limits (errors.MAX_*) and the step budget should come first
+            what = (
+                "nests too deeply" if isinstance(exc, RecursionError) else "needs too much memory"
+            )
+            err.print(Text(f"rulekit: error: the input {what} to be worked through"))
+            sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
 
@@ -602,7 +609,14 @@ def run_cmd(
         game = new_game(checked, scenario, seed, spec, chosen)
     holder["game"] = game
     game.interp.max_steps = max_steps
-    sink = open(trace, "w", encoding="utf-8") if trace else None  # noqa: SIM115 - closed below
+    if save:
+        _writable(save, "--save")  # before playing: a game played for nothing is lost
+    try:
+        sink = open(trace, "w", encoding="utf-8") if trace else None  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise InputError(
+            [error(f"cannot write '{trace}': {exc.strerror}", where="--trace")]
+        ) from None
     try:
         with located_in(checked.book.sources):
             if sink is not None:
@@ -621,6 +635,24 @@ def run_cmd(
         _emit_json(cattrs.Converter().unstructure(result))
         return
     print_run(result, save)
+
+
+def _writable(path: str, flag: str) -> None:
+    """A file can be written at ``path`` (its folder may still have to be made)."""
+    import os
+    from pathlib import Path
+
+    target = Path(path)
+    folder = next((p for p in target.absolute().parents if p.exists()), Path("/"))
+    problem = None
+    if target.is_dir():
+        problem = "it is a folder"
+    elif target.exists() and not os.access(target, os.W_OK):
+        problem = "the file is read-only"
+    elif not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        problem = f"'{folder}' cannot be written"
+    if problem:
+        raise InputError([error(f"cannot write '{path}': {problem}", where=flag)])
 
 
 @main.command("replay")

@@ -90,6 +90,16 @@ def load_answers(path: str) -> dict[str, list[str]]:
     """A scripted policy's answers: ``name = "value"`` or ``name = ["first", "second"]``."""
     raw, _ = read_toml(path, "--policy")
     answers = raw.get("answers", raw)
+    if not isinstance(answers, dict):
+        raise InputError(
+            [
+                error(
+                    "answers is not a table of decisions",
+                    where=path,
+                    hint='write [answers] then name = ["answer", ...]',
+                )
+            ]
+        )
     out: dict[str, list[str]] = {}
     for name, value in answers.items():
         values = value if isinstance(value, list) else [value]
@@ -296,6 +306,13 @@ def resume_game(
     checked: Checked, path: str, policy_spec: str | None = None, policy: Policy | None = None
 ) -> Game:
     """A game continued from a save: same state, same dice, same policy."""
+    try:
+        return _resume(checked, path, policy_spec, policy)
+    except _DAMAGED as exc:
+        raise _damaged(path, "--resume", exc) from None
+
+
+def _resume(checked: Checked, path: str, policy_spec: str | None, policy: Policy | None) -> Game:
     book = checked.book
     save = read_save(path, book.name, book.edition or "", book.options_on)
     scenario = load_scenario(checked, find_scenario(checked, save.scenario))
@@ -370,11 +387,20 @@ def _read_trace(
     records: list[tuple[int, dict[str, Any]]] = []
     for number, line in enumerate(lines, start=1):
         try:
-            records.append((number, json.loads(line)))
+            record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(
                 [error(f"{path}:{number}: not JSON: {exc.msg}", where="replay")]
             ) from None
+        except RecursionError:
+            raise InputError(
+                [error(f"{path}:{number}: nests too deeply", where="replay")]
+            ) from None
+        if not isinstance(record, dict):
+            raise InputError(
+                [error(f"{path}:{number}: a trace line is a JSON object", where="replay")]
+            )
+        records.append((number, record))
     if not records or "rulekit_trace" not in records[0][1]:
         raise InputError([error(f"'{path}' is not a rulekit trace", where="replay")])
     if "end" not in records[-1][1]:
@@ -382,8 +408,31 @@ def _read_trace(
     return records[0][1], records[1:-1], records[-1][1]
 
 
+# What reading a hand-edited save or trace may raise: a field missing or of another type.
+_DAMAGED = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
+def _damaged(path: str, flag: str, exc: Exception) -> InputError:
+    return InputError(
+        [
+            error(
+                f"'{path}' is damaged: {type(exc).__name__} {exc}",
+                where=flag,
+                hint="it was changed after rulekit wrote it",
+            )
+        ]
+    )
+
+
 def replay(checked: Checked, path: str) -> ReplayReport:
     """Re-run a recorded game from its own dice and decisions; every event must match."""
+    try:
+        return _replay(checked, path)
+    except _DAMAGED as exc:
+        raise _damaged(path, "replay", exc) from None
+
+
+def _replay(checked: Checked, path: str) -> ReplayReport:
     header, body, footer = _read_trace(path)
     faces: list[int] = []
     decisions: list[int] = []
