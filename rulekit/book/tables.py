@@ -585,6 +585,8 @@ def coverage(
                 reached.update(hits)
                 if not hits:
                     gaps.append(v)
+                for j in hits[1:]:
+                    shared.setdefault((hits[0], j), []).append(v)
             if not dim.decl.mods and not given_rolls:  # it reads only what the dice show
                 for i, key in enumerate(keys):
                     if i not in reached and key.low is not None and key.high is not None:
@@ -596,8 +598,6 @@ def coverage(
                                 hint="a row no roll can reach is a misprint or a wrong die",
                             )
                         )
-                for j in hits[1:]:
-                    shared.setdefault((hits[0], j), []).append(v)
             if gaps:
                 diags.append(
                     error(

@@ -664,13 +664,16 @@ def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
     """Re-run a recorded game from its trace and confirm it ends in the same state."""
     import json as _json
 
+    from rulekit.errors import read_text
     from rulekit.play.runner import replay
 
+    first = (read_text(trace, trace, "replay").splitlines() or ["{}"])[0]
     try:
-        with open(trace, encoding="utf-8") as handle:
-            header = _json.loads(handle.readline() or "{}")
-    except (OSError, ValueError):
-        raise InputError([error(f"'{trace}' is not a rulekit trace", where="replay")]) from None
+        header = _json.loads(first)
+    except (ValueError, RecursionError):
+        header = None
+    if not isinstance(header, dict):
+        raise InputError([error(f"'{trace}' is not a rulekit trace", where="replay")])
     checked = load(rulebook or header.get("rulebook", ""), header.get("options", []))
     report = replay(checked, trace)
     if as_json:
