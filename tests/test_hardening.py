@@ -387,3 +387,28 @@ def test_unknown_decide_and_probe(make_rulebook: Make) -> None:
 )
 def test_negative_counts_are_usage_errors(args: tuple[object, ...]) -> None:
     fails(run_cli(*(str(a) for a in args)), 2)
+
+
+# ---- traces replay from anywhere ----------------------------------------------------------
+
+
+def test_a_trace_replays_from_another_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    shutil.copytree(RULEBOOKS / "steel_wolves_like", tmp_path / "a" / "book")
+    monkeypatch.chdir(tmp_path / "a")
+    result = run_cli("run", "book", "--seed", "2", "--turns", "2", "--trace", "t.jsonl")
+    assert result.exit_code == 0, result.stderr
+    monkeypatch.chdir(tmp_path / "b")
+    result = run_cli("replay", "../a/t.jsonl")
+    assert result.exit_code == 0, result.stderr
+    assert "replay matches: 2 turn(s)" in result.stdout
+    with (tmp_path / "a" / "book" / "patrol.rk").open("a", encoding="utf-8") as handle:
+        handle.write("# changed\n")
+    err = fails(run_cli("replay", "../a/t.jsonl"))
+    assert "the rulebook changed since the trace was recorded: patrol.rk changed" in err
+    assert "tamper" not in err and "changed after it was written" not in err

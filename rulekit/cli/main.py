@@ -674,7 +674,24 @@ def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
         header = None
     if not isinstance(header, dict):
         raise InputError([error(f"'{trace}' is not a rulekit trace", where="replay")])
-    checked = load(rulebook or header.get("rulebook", ""), header.get("options", []))
+    if rulebook is None:  # where it was recorded, named from anywhere (older traces: as given)
+        from pathlib import Path
+
+        rulebook = str(header.get("rulebook_path", ""))
+        if not Path(rulebook.partition("@")[0]).exists():
+            rulebook = str(header.get("rulebook", ""))
+        if not Path(rulebook.partition("@")[0]).exists():
+            raise InputError(
+                [
+                    error(
+                        f"the trace's rulebook '{header.get('rulebook_path', rulebook)}' "
+                        "is not there any more",
+                        where="replay",
+                        hint="give --rulebook DIR",
+                    )
+                ]
+            )
+    checked = load(rulebook, header.get("options", []))
     report = replay(checked, trace)
     if as_json:
         _emit_json(

@@ -7,9 +7,12 @@ the rest. Saves, traces and replays make every run repeatable.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import random
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, Protocol
 
 import cattrs
@@ -345,19 +348,56 @@ def _write_line(out: TextSink, data: dict[str, Any]) -> None:
     out.write(json.dumps(data, ensure_ascii=False, sort_keys=True) + "\n")
 
 
+def _absolute(arg: str) -> str:
+    """A rulebook argument (DIR, FILE or DIR@VARIANT) that means the same from anywhere."""
+    base, at, variant = arg.partition("@")
+    return str(Path(base).resolve()) + at + variant
+
+
+def fingerprint(checked: Checked) -> dict[str, str]:
+    """Each file of the rulebook (by its path inside it) and a hash of its text."""
+    root = checked.book.root
+    out = {}
+    for shown, text in checked.book.sources.texts.items():
+        name = os.path.relpath(Path(shown).resolve(), root)
+        out[name] = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return out
+
+
+def rulebook_changes(checked: Checked, header: dict[str, Any]) -> list[str]:
+    """How the rulebook differs from the one a trace was recorded with (files by name)."""
+    recorded = header.get("files")
+    if not isinstance(recorded, dict):
+        return []  # a trace of an older rulekit: the replay compares the events
+    now = fingerprint(checked)
+    changed = [
+        f"{name} changed"
+        for name in sorted(now)
+        if name in recorded and recorded[name] != now[name]
+    ]
+    changed += [f"{name} is new" for name in sorted(now) if name not in recorded]
+    changed += [f"{name} is gone" for name in sorted(recorded) if name not in now]
+    return changed
+
+
 def trace_header(game: Game, rulebook_arg: str, resumed: str | None) -> dict[str, Any]:
     book = game.checked.book
+    scenario = game.scenario.ref(game.checked)
     return {
         "rulekit_trace": TRACE_FORMAT,
         "rulebook": rulebook_arg,
+        "rulebook_path": _absolute(rulebook_arg),
+        "cwd": os.getcwd(),  # events name files relative to it
+        "root": str(book.root),
+        "files": fingerprint(game.checked),
         "name": book.name,
         "edition": book.edition or "",
         "options": list(book.options_on),
-        "scenario": game.scenario.ref(game.checked),
+        "scenario": scenario if scenario == game.scenario.name else str(Path(scenario).resolve()),
         "seed": game.seed,
         "policy": game.policy_spec,
         "start_turn": game.turn,
-        "resumed_from": resumed,
+        "resumed_from": str(Path(resumed).resolve()) if resumed else None,
     }
 
 
@@ -434,6 +474,17 @@ def replay(checked: Checked, path: str) -> ReplayReport:
 
 def _replay(checked: Checked, path: str) -> ReplayReport:
     header, body, footer = _read_trace(path)
+    changes = rulebook_changes(checked, header)
+    if changes:
+        raise InputError(
+            [
+                error(
+                    f"the rulebook changed since the trace was recorded: {'; '.join(changes)}",
+                    where=path,
+                    hint="replay it with the rulebook as it was (--rulebook)",
+                )
+            ]
+        )
     faces: list[int] = []
     decisions: list[int] = []
     deciders: list[str] = []
@@ -452,12 +503,13 @@ def _replay(checked: Checked, path: str) -> ReplayReport:
         game = new_game(checked, header["scenario"], header["seed"], header["policy"], policy)
     game.interp.dice = ForcedDice(faces)
     recorded = iter(body)
+    was = (str(header["cwd"]), str(header["root"])) if "cwd" in header else None
     turns = footer.get("turns", 0) - header.get("start_turn", 0)
     for _ in range(max(turns, 0)):
         if game.ended is not None:
             break
         try:
-            game.play(1, _Checker(recorded, path))
+            game.play(1, _Checker(recorded, path, was, (os.getcwd(), str(checked.book.root))))
         except InputError as exc:
             if exc.diagnostics and exc.diagnostics[0].where in ("--dice", "replay"):
                 raise InputError(
@@ -499,9 +551,26 @@ def _replay(checked: Checked, path: str) -> ReplayReport:
 class _Checker:
     """A trace sink that compares each line the replay writes with the recorded one."""
 
-    def __init__(self, recorded: Iterator[tuple[int, dict[str, Any]]], path: str) -> None:
+    def __init__(
+        self,
+        recorded: Iterator[tuple[int, dict[str, Any]]],
+        path: str,
+        was: tuple[str, str] | None = None,
+        now: tuple[str, str] | None = None,
+    ) -> None:
         self.recorded = recorded
         self.path = path
+        self.was, self.now = was, now  # (working directory, rulebook root) then and now
+
+    def _inside(self, data: dict[str, Any], where: tuple[str, str] | None) -> dict[str, Any]:
+        """An event with its "at" named inside the rulebook, as it is from any directory."""
+        at = data.get("at")
+        if where is None or not isinstance(at, str) or at.count(":") < 2:
+            return data
+        file, line, column = at.rsplit(":", 2)
+        cwd, root = where
+        inside = os.path.relpath(os.path.join(cwd, file), root)
+        return {**data, "at": f"{inside}:{line}:{column}"}
 
     def write(self, text: str) -> int:
         for line in text.splitlines():
@@ -518,7 +587,9 @@ class _Checker:
                     ]
                 )
             number, data = expected
-            if data != produced:
+            if data != produced and (
+                self.was is None or self._inside(data, self.was) != self._inside(produced, self.now)
+            ):
                 raise InputError(
                     [
                         error(
