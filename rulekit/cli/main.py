@@ -17,6 +17,7 @@ from rulekit.book.checker import Checked, check, load
 from rulekit.book.inputs import find_target, parse_dice, split_assignments
 from rulekit.book.loader import load_rulebook
 from rulekit.book.tables import LookupMiss
+from rulekit.cli.paths import traced_rulebook, writable
 from rulekit.cli.show import (
     err,
     explain_turn,
@@ -610,7 +611,7 @@ def run_cmd(
     holder["game"] = game
     game.interp.max_steps = max_steps
     if save:
-        _writable(save, "--save")  # before playing: a game played for nothing is lost
+        writable(save, "--save")  # before playing: a game played for nothing is lost
     try:
         sink = open(trace, "w", encoding="utf-8") if trace else None  # noqa: SIM115 - closed below
     except OSError as exc:
@@ -637,24 +638,6 @@ def run_cmd(
     print_run(result, save)
 
 
-def _writable(path: str, flag: str) -> None:
-    """A file can be written at ``path`` (its folder may still have to be made)."""
-    import os
-    from pathlib import Path
-
-    target = Path(path)
-    folder = next((p for p in target.absolute().parents if p.exists()), Path("/"))
-    problem = None
-    if target.is_dir():
-        problem = "it is a folder"
-    elif target.exists() and not os.access(target, os.W_OK):
-        problem = "the file is read-only"
-    elif not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        problem = f"'{folder}' cannot be written"
-    if problem:
-        raise InputError([error(f"cannot write '{path}': {problem}", where=flag)])
-
-
 @main.command("replay")
 @click.argument("trace")
 @click.option("--rulebook", "rulebook", help="The rulebook, if not where the trace says.")
@@ -674,23 +657,7 @@ def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
         header = None
     if not isinstance(header, dict):
         raise InputError([error(f"'{trace}' is not a rulekit trace", where="replay")])
-    if rulebook is None:  # where it was recorded, named from anywhere (older traces: as given)
-        from pathlib import Path
-
-        rulebook = str(header.get("rulebook_path", ""))
-        if not Path(rulebook.partition("@")[0]).exists():
-            rulebook = str(header.get("rulebook", ""))
-        if not Path(rulebook.partition("@")[0]).exists():
-            raise InputError(
-                [
-                    error(
-                        f"the trace's rulebook '{header.get('rulebook_path', rulebook)}' "
-                        "is not there any more",
-                        where="replay",
-                        hint="give --rulebook DIR",
-                    )
-                ]
-            )
+    rulebook = rulebook or traced_rulebook(header)
     checked = load(rulebook, header.get("options", []))
     report = replay(checked, trace)
     if as_json:
