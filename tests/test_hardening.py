@@ -412,3 +412,39 @@ def test_a_trace_replays_from_another_directory(
     err = fails(run_cli("replay", "../a/t.jsonl"))
     assert "the rulebook changed since the trace was recorded: patrol.rk changed" in err
     assert "tamper" not in err and "changed after it was written" not in err
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (r"^year = \d+$", "year = 'x' is not a int"),
+        (r'^enum = "war_period"$', "is no longer a month"),
+    ],
+)
+def test_saved_values_are_checked_against_their_types(
+    recorded: tuple[Path, Path], tmp_path: Path, line: str, message: str
+) -> None:
+    import re
+
+    text = recorded[0].read_text(encoding="utf-8")
+    new = 'year = "x"' if line.startswith("^year") else 'enum = "month"'
+    changed = re.sub(line, new, text, count=1, flags=re.M)
+    assert changed != text
+    save = tmp_path / "s.toml"
+    save.write_text(changed, encoding="utf-8")
+    err = fails(run_cli("run", RULEBOOKS / "silent_war", "--resume", save, "--turns", "1"))
+    assert message in err
+
+
+def test_a_row_with_an_empty_first_cell_of_several(make_rulebook: Make) -> None:
+    """Found by bench/fuzz.py: an empty cell has no position to report the row at."""
+    book = make_rulebook(HEADER + "table a [1.0]: roll d6 -> int\n    1-3 |  | 2\n    4-6 | 1\n")
+    assert "rulebook.rk:5:14: error: several columns, but this table gives a int" in fails(
+        run_cli("check", book)
+    )
+
+
+def test_diff_probe_of_an_unknown_name() -> None:
+    book = RULEBOOKS / "silent_war"
+    err = fails(run_cli("diff", f"{book}@1.1", book, "--probe", "nosuch"))
+    assert "nosuch" in err

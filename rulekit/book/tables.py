@@ -394,10 +394,12 @@ class TableReader:
 
     def cell(self, item: Any, typ: t.Type, provisional: bool = False) -> Cell:
         if isinstance(item, list):  # several cells of a row: a record, column by column
-            record = self._record_type(typ, item[0].span if item else self.decl.span)
+            # an empty cell (None) has no span: the row's first written cell, or the table
+            where = next((c.span for c in item if c is not None), self.decl.span)
+            record = self._record_type(typ, where)
             value = self._record(record, [(None, c) for c in item])
             marked = provisional or any(self._has_mark(c) for c in item)
-            return Cell(value, to_json(value), marked, span=item[0].span)
+            return Cell(value, to_json(value), marked, span=where)
         if isinstance(item, n.CellProvisional):
             return self.cell(item.value, typ, True)
         if isinstance(item, n.CellAction):

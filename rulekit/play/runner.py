@@ -39,6 +39,7 @@ from rulekit.play.saves import (
     Decoder,
     SaveFile,
     encode_state,
+    misfit,
     read_save,
     state_hash,
     write_save,
@@ -333,6 +334,19 @@ def _resume(checked: Checked, path: str, policy_spec: str | None, policy: Policy
         raise InputError(
             [error(f"'{path}' does not fit this rulebook: {exc}", where="--resume")]
         ) from None
+    for name, value in values.items():
+        declared = checked.globals.get(name)
+        problem = misfit(value, declared, checked.vocab) if declared is not None else None
+        if problem is not None:
+            raise InputError(
+                [
+                    error(
+                        f"'{path}' does not fit this rulebook: {name} = {problem}",
+                        where="--resume",
+                        hint="it was changed after rulekit wrote it",
+                    )
+                ]
+            )
     interp = Interpreter(checked, dice, chosen, GameState(values))
     interp.changed = set(save.changed)
     interp.entity_count = save.entity_count

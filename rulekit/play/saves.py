@@ -22,6 +22,7 @@ import cattrs
 import tomli_w
 from attrs import define, field
 
+from rulekit.book import types as t
 from rulekit.book.coerce import Vocabulary
 from rulekit.book.inputs import read_toml
 from rulekit.engine.values import (
@@ -278,3 +279,47 @@ def read_save(path: str, rulebook: str, edition: str, options: list[str]) -> Sav
         raise InputError(
             [error(f"'{path}' is damaged: {'; '.join(notes)}", where="--resume")]
         ) from None
+
+
+def misfit(value: Any, typ: t.Type, vocab: Vocabulary) -> str | None:
+    """Why a saved value is not of its declared type, or None when it may be.
+
+    Lenient where the game itself is (none for a value not yet set, a whole number for a
+    number); strict where a hand-edited save would break a rule later (a text for a number,
+    a member of another enum, an item of the wrong kind)."""
+    value = value.value if isinstance(value, Followed) else value
+    if value is None:
+        return None
+    choices = t.options(typ)
+    if len(choices) > 1:
+        found = [misfit(value, c, vocab) for c in choices]
+        return None if None in found else f"{show_saved(value)} is not a {typ}"
+    if isinstance(typ, t.Prim):
+        ok = {
+            "int": lambda v: type(v) is int,
+            "number": lambda v: type(v) is int or isinstance(v, Fraction),
+            "text": lambda v: isinstance(v, str),
+            "bool": lambda v: isinstance(v, bool),
+        }.get(typ.name)
+        return None if ok is None or ok(value) else f"{show_saved(value)} is not a {typ}"
+    if isinstance(typ, t.EnumT):
+        if isinstance(value, EnumValue) and value.enum == typ.name:
+            return None
+        return f"{show_saved(value)} is not a {typ}"
+    if isinstance(typ, t.KindT):
+        if isinstance(value, Entity) and value.kind == typ.name:
+            return None
+        return f"{show_saved(value)} is not a {typ}"
+    if isinstance(typ, t.ListT):
+        if not isinstance(value, tuple):
+            return f"{show_saved(value)} is not a {typ}"
+        for item in value:
+            problem = misfit(item, typ.item, vocab)
+            if problem is not None:
+                return problem
+    return None
+
+
+def show_saved(value: Any) -> str:
+    text = repr(value) if not isinstance(value, Entity) else f"a {value.kind}"
+    return text if len(text) < 60 else text[:57] + "..."
