@@ -10,7 +10,7 @@ from typing import Any
 from attrs import define
 
 from rulekit.book import types as t
-from rulekit.book.checker import Checked
+from rulekit.book.checker import Checked, decision_names
 from rulekit.book.coerce import CoerceError
 from rulekit.engine.values import Entity, RecordValue
 from rulekit.errors import MAX_BITS, MAX_DIGITS, InputError, did_you_mean, error, read_text
@@ -280,8 +280,6 @@ class ValueReader:
 
 def check_decisions(checked: Checked, pairs: list[tuple[str, str]], flag: str) -> None:
     """Every decision answered in advance is one the rulebook asks (``choose NAME``)."""
-    from rulekit.book.checker import decision_names
-
     known = decision_names(checked.book)
     for name, _ in pairs:
         if name not in known:
