@@ -244,6 +244,7 @@ class Book:
         max_paths: int = DEFAULT_MAX_PATHS,
         samples: int | None = None,
         seed: int = 1,
+        max_steps: int = DEFAULT_STEP_BUDGET,
     ) -> Distribution:
         """Exact probabilities of every result (every path of dice), or of the expression
         ``of`` (of ``result``, the inputs and the state after); ``samples`` estimates from
@@ -261,8 +262,8 @@ class Book:
             if samples is not None:
                 if samples < 1:
                     raise InputError([error("--samples must be at least 1", where="--samples")])
-                return sampled(checked, question, samples, seed)
-            return exact(checked, question, max_paths)
+                return sampled(checked, question, samples, seed, max_steps)
+            return exact(checked, question, max_paths, max_steps)
 
     def play(
         self,

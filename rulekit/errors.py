@@ -16,6 +16,15 @@ from attrs import define, field, frozen
 
 from rulekit.language.nodes import NO_SPAN, RuleRef, Span
 
+# Limits on what a rulebook or an input may ask for, so that bad input is an error with its
+# line rather than a hang, a MemoryError or a RecursionError. The step budget (--max-steps)
+# bounds the work of one procedure call or turn; these bound the size of one thing.
+MAX_DIGITS = 1000  # digits of a whole number (Python refuses to print 4,300)
+MAX_BITS = 3322  # the bits of a 1,000-digit number
+MAX_DIE_FACES = 10_000  # faces of a declared die
+MAX_NESTING_DEPTH = 200  # blocks, brackets and operators inside one another in a file
+MAX_INCLUDE_DEPTH = 50  # files including files (variants extending variants)
+
 
 @frozen
 class Diagnostic:
@@ -67,7 +76,8 @@ class Sources:
             text = self.texts.get(path)
             if text is None:
                 try:
-                    text = Path(path).read_text(encoding="utf-8")
+                    # a line quoted in an error: bytes that are not UTF-8 are shown replaced
+                    text = Path(path).read_bytes().decode("utf-8-sig", errors="replace")
                 except OSError:
                     return None
             lines = self._lines[path] = text.splitlines()
@@ -177,3 +187,29 @@ def warning(message: str, span: Span | None = None, *, hint: str | None = None) 
 
 def input_error(message: str, where: str, hint: str | None = None) -> InputError:
     return InputError([error(message, where=where, hint=hint)])
+
+
+def read_text(path: str | Path, shown: str | None = None, where: str | None = None) -> str:
+    """A user's file as text: UTF-8 (a leading byte-order mark is dropped), or an error at the
+    line and column of the first byte that is not UTF-8, never a UnicodeDecodeError."""
+    name = shown if shown is not None else str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise input_error(f"cannot read '{name}': {exc.strerror or exc}", where or name) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        span = Span(name, line, column, line, column + 1)
+        raise InputError(
+            [
+                error(
+                    f"byte 0x{data[exc.start]:02x} is not UTF-8 text",
+                    span,
+                    hint="save the file as UTF-8",
+                )
+            ]
+        ) from None

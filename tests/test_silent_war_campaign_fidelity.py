@@ -328,7 +328,7 @@ def test_early_gatos_ten_and_return_as_normal_gatos_2_3_a(silent_war: Checked) -
 # ---- the full campaign, December 1941 - August 1945 --------------------------------------------
 
 
-@pytest.mark.parametrize("seed", [1, 7])
+@pytest.mark.parametrize("seed", [1])  # more seeds: bench/campaigns.py --scenario full_campaign
 def test_the_full_campaign_plays_to_the_end(silent_war: Checked, seed: int) -> None:
     game = new_game(silent_war, "full_campaign", seed)
     assert (game.interp.state.values["year"], str(game.interp.state.values["month"])) == (

@@ -22,8 +22,9 @@ from rulekit.analysis.diff import Change, switched_consts
 from rulekit.analysis.prob import Distribution, TooManyPaths, ask, exact, sampled
 from rulekit.book import types as t
 from rulekit.book.checker import Checked
+from rulekit.book.inputs import find_target
 from rulekit.engine.values import show
-from rulekit.errors import RulekitError
+from rulekit.errors import InputError, RulekitError
 from rulekit.language import nodes as n
 
 MAX_INPUTS = 48  # input combinations compared per table or procedure
@@ -103,6 +104,11 @@ def compare_behaviour(
 ) -> Behaviour:
     """Compare the probes, or else what changed, with ``state`` (NAME=VALUE) set first."""
     out = Behaviour()
+    for probe in probes:  # a probe in neither rulebook is a mistyped name, not a difference
+        try:
+            find_target(new, probe.name, ("procedure", "table", "modifiers"))
+        except InputError:
+            find_target(old, probe.name, ("procedure", "table", "modifiers"))
     wanted = list(probes) or [
         attrs.evolve(p, at=[*(state or []), *p.at])
         for p in _automatic(old, new, changes, out.skipped)

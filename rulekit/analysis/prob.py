@@ -26,7 +26,7 @@ from attrs import define, field
 
 from rulekit.book import types as t
 from rulekit.book.checker import Checked, check_expression
-from rulekit.book.inputs import Inputs, Target, assignments, find_target
+from rulekit.book.inputs import Inputs, Target, assignments, check_decisions, find_target
 from rulekit.engine.dice import Die, SeededDice
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.session import _slots, bind_inputs, make_policy
@@ -190,6 +190,7 @@ def ask(
     target = find_target(checked, name, ("procedure", "table", "modifiers"))
     pairs = assignments(at, "--at")
     decisions = assignments(decide, "--decide")
+    check_decisions(checked, decisions, "--decide")
     expr = _of_expression(checked, target, of) if of is not None else None
 
     def setup(interp: Interpreter) -> dict[str, Any]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from itertools import product
+from collections.abc import Iterator, Sequence
 
+import attrs
 from attrs import define, field
 
 from rulekit.book import types as t
@@ -21,7 +21,7 @@ from rulekit.book.tables import CompiledTable, TableDim, TableReader, coverage
 from rulekit.book.views import check_views
 from rulekit.engine.dice import Die, faces_of
 from rulekit.engine.values import EnumValue
-from rulekit.errors import Diagnostic, RulebookInvalid, did_you_mean
+from rulekit.errors import MAX_DIE_FACES, Diagnostic, RulebookInvalid, did_you_mean
 from rulekit.language import nodes as n
 
 ROUNDING_MODES = ("up", "down", "nearest")
@@ -67,6 +67,35 @@ class Checked:
         return self.book.rounding.mode if self.book.rounding else "nearest"
 
 
+def nodes_of(book: Rulebook) -> Iterator[object]:
+    """Every node of the rulebook's declarations, each once, without recursion."""
+    stack: list[object] = [
+        *book.procedures.values(),
+        *book.modifiers.values(),
+        *book.tables.values(),
+        *book.sequences.values(),
+        *book.consts.values(),
+        *book.states.values(),
+    ]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield node
+        if isinstance(node, tuple | list):
+            stack.extend(node)
+        elif attrs.has(type(node)):
+            fields = attrs.fields(type(node))  # type: ignore[arg-type]
+            stack.extend(getattr(node, f.name) for f in fields)
+
+
+def decision_names(book: Rulebook) -> set[str]:
+    """The names of every ``choose`` in the rulebook (what --decide may answer)."""
+    return {node.name for node in nodes_of(book) if isinstance(node, n.Choose)}
+
+
 def dice_naturals(spec: n.DiceSpec, dice: dict[str, Die]) -> set[int] | None:
     """Every natural total the dice can show, or None when the count is not known."""
     die = dice.get(spec.die)
@@ -76,7 +105,12 @@ def dice_naturals(spec: n.DiceSpec, dice: dict[str, Die]) -> set[int] | None:
         return set(die.faces)
     if not isinstance(spec.count, int) or spec.count < 1 or spec.count > 4:
         return None
-    return {sum(c) for c in product(die.faces, repeat=spec.count)}
+    if die.kind == "faces":  # faces low..high: every sum from count*low to count*high
+        return set(range(spec.count * die.low, spec.count * die.high + 1))
+    totals = {0}
+    for _ in range(spec.count):  # sums die by die: no list of every throw (4d500 has 6e10)
+        totals = {total + face for total in totals for face in die.faces}
+    return totals
 
 
 class Checker(ExprChecker):
@@ -93,6 +127,7 @@ class Checker(ExprChecker):
         self.member_index: dict[str, list[str]] = {}
         self.provisional: list[ProvisionalItem] = []
         self.current: str = ""
+        self._given: set[str] | None = None
 
     # ---- entry ---------------------------------------------------------------------------
 
@@ -121,6 +156,21 @@ class Checker(ExprChecker):
             self.provisional,
         )
 
+    def _given_rolls(self) -> set[str]:
+        """The tables some call passes a roll (``t(x, roll: ...)``, or every dimension):
+        their rows may be read by modified rolls beyond the dice."""
+        if self._given is not None:
+            return self._given
+        dims = {name: len(decl.dims) for name, decl in self.book.tables.items()}
+        found: set[str] = set()
+        for node in nodes_of(self.book):
+            if isinstance(node, n.Call) and node.func in dims:
+                keyed = any(a.name == "roll" for a in node.args)
+                if keyed or len(node.args) >= dims[node.func]:
+                    found.add(node.func)
+        self._given = found
+        return found
+
     # ---- declarations --------------------------------------------------------------------
 
     def _dice(self) -> None:
@@ -130,6 +180,14 @@ class Checker(ExprChecker):
                 if decl.kind == "faces":
                     if decl.low > decl.high:
                         self.err(f"die {name} has no faces ({decl.low}..{decl.high})", decl.span)
+                        del pending[name]
+                        continue
+                    if decl.high - decl.low >= MAX_DIE_FACES:
+                        self.err(
+                            f"die {name} has {decl.high - decl.low + 1} faces: "
+                            f"rulekit's dice have at most {MAX_DIE_FACES}",
+                            decl.span,
+                        )
                         del pending[name]
                         continue
                     self.dice[name] = Die(name, faces_of("faces", decl.low, decl.high, []), "faces")
@@ -260,7 +318,8 @@ class Checker(ExprChecker):
                 for i, d in enumerate(decl.dims)
                 if d.kind == "roll" and d.dice is not None
             }
-            self.diags.extend(coverage(table, naturals))
+            given = decl.name in self._given_rolls()
+            self.diags.extend(coverage(table, naturals, given))
             self.tables[decl.name] = table
             self._table_actions(decl, table, dims)
             if table.provisional_cells:

@@ -23,10 +23,11 @@ class CoerceError(Exception):
         self.hint = hint
 
 
-_INT = re.compile(r"^([+-]|±)?\s*(\d+)$")
-_DECIMAL = re.compile(r"^([+-])?(\d+\.\d+)$")
-_FRACTION = re.compile(r"^([+-])?(\d+)/(\d+)$")
-_N = r"([+-]?\d+)"
+# numbers of at most 1,000 digits (errors.MAX_DIGITS): a longer one reads as no number
+_INT = re.compile(r"^([+-]|±)?\s*(\d{1,1000})$")
+_DECIMAL = re.compile(r"^([+-])?(\d{1,1000}\.\d{1,1000})$")
+_FRACTION = re.compile(r"^([+-])?(\d{1,1000})/(\d{1,1000})$")
+_N = r"([+-]?\d{1,1000})"
 _RANGES = [
     (re.compile(rf"^{_N}\s*(?:\.\.|-|–|—|to)\s*{_N}$"), "both"),
     (re.compile(rf"^(?:\.\.|≤|<=)\s*{_N}$"), "high"),

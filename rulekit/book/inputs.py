@@ -6,16 +6,15 @@ import json
 import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from attrs import define
 
 from rulekit.book import types as t
-from rulekit.book.checker import Checked
+from rulekit.book.checker import Checked, decision_names
 from rulekit.book.coerce import CoerceError
 from rulekit.engine.values import Entity, RecordValue
-from rulekit.errors import InputError, did_you_mean, error
+from rulekit.errors import MAX_BITS, MAX_DIGITS, InputError, did_you_mean, error, read_text
 from rulekit.language import nodes as n
 
 
@@ -146,14 +145,16 @@ def load_given(path: str) -> tuple[dict[str, Any], str]:
 
 def read_toml(path: str, flag: str) -> tuple[dict[str, Any], str]:
     """Read the TOML file a flag names, and its text; syntax errors point at file:line:col."""
-    file = Path(path)
+    text = read_text(path, path, flag)
     try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError([error(f"cannot read '{path}': {exc.strerror}", where=flag)]) from None
-    try:
-        return _parse(text), text
-    except tomllib.TOMLDecodeError as exc:
+        parsed = _parse(text)
+    except RecursionError:
+        raise InputError([error("arrays or tables nest too deeply", where=path)]) from None
+    except ValueError as exc:
+        if not isinstance(exc, tomllib.TOMLDecodeError):  # a number too long to read
+            raise InputError(
+                [error(f"a number of more than {MAX_DIGITS} digits", where=path)]
+            ) from None
         match = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         if match:
             line, col = int(match.group(1)), int(match.group(2))
@@ -164,6 +165,23 @@ def read_toml(path: str, flag: str) -> tuple[dict[str, Any], str]:
         raise InputError(
             [error(f"not valid TOML: {message}", n.Span(path, line, col, line, col + 1))]
         ) from None
+    if not _small_numbers(parsed):
+        raise InputError([error(f"a number of more than {MAX_DIGITS} digits", where=path)])
+    return parsed, text
+
+
+def _small_numbers(value: Any) -> bool:
+    """Whether every whole number in a parsed file has at most MAX_DIGITS digits."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+        elif isinstance(item, int) and item.bit_length() > MAX_BITS:
+            return False
+    return True
 
 
 _PARSED: dict[str, dict[str, Any]] = {}  # by text: the same file is often read many times
@@ -285,3 +303,20 @@ class ValueReader:
             ftype = self.c.vocab.type_of(fdecl.type)
             fields.append((fdecl.name, self.read(raw[fdecl.name], ftype, f"{key}.{fdecl.name}")))
         return RecordValue(name, tuple(fields))
+
+
+def check_decisions(checked: Checked, pairs: list[tuple[str, str]], flag: str) -> None:
+    """Every decision answered in advance is one the rulebook asks (``choose NAME``)."""
+    known = decision_names(checked.book)
+    for name, _ in pairs:
+        if name not in known:
+            raise InputError(
+                [
+                    error(
+                        f"the rulebook makes no decision '{name}'",
+                        where=f"{flag} {name}",
+                        hint=did_you_mean(name, known)
+                        or f"its decisions are: {', '.join(sorted(known)) or 'none'}",
+                    )
+                ]
+            )

@@ -10,12 +10,14 @@ from typing import TypeVar
 from rulekit.book.rulebook import DECL_KINDS, Rulebook
 from rulekit.book.variants import Overlay, copy_book
 from rulekit.errors import (
+    MAX_INCLUDE_DEPTH,
     Diagnostic,
     InputError,
     RulebookInvalid,
     Sources,
     did_you_mean,
     error,
+    read_text,
     suggest,
 )
 from rulekit.language import nodes as n
@@ -126,7 +128,7 @@ class _Loader:
     def _parse(self, path: Path) -> n.Module:
         self.seen.add(path)
         shown = self._rel(path)
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, shown)
         self.sources.add(shown, text)
         return cached_parse(text, shown, parse)
 
@@ -134,9 +136,26 @@ class _Loader:
         self, path: Path, module: n.Module, header: n.VariantHeader, stack: tuple[Path, ...]
     ) -> Rulebook:
         target = (path.parent / header.base).resolve()
+        # a variant names files of its own rulebook: the folder holding its editions/ or
+        # variants/ folder, or its own folder
+        home = path.parent.parent if path.parent.name in VARIANT_DIRS else path.parent
+        if not target.is_relative_to(home.resolve()):
+            raise RulebookInvalid(
+                [
+                    error(
+                        f"the variant extends '{header.base}', which is outside its rulebook",
+                        header.span,
+                        hint=f"a variant extends a rulebook inside {self._rel(home)}",
+                    )
+                ]
+            )
         if target in (*stack, path):
             chain = " -> ".join(self._rel(p) for p in (*stack, path, target))
             raise RulebookInvalid([error(f"variant cycle: {chain}", header.span)])
+        if len(stack) > MAX_INCLUDE_DEPTH:
+            raise RulebookInvalid(
+                [error(f"variants extend variants more than {MAX_INCLUDE_DEPTH} deep", header.span)]
+            )
         if target.is_dir():
             target = target / ENTRY
         if not target.is_file():
@@ -192,6 +211,15 @@ class _Loader:
             chain = " -> ".join(self._rel(p) for p in [*stack[stack.index(target) :], target])
             self.errors.append(error(f"include cycle: {chain}", inc.span))
             return
+        if len(stack) > MAX_INCLUDE_DEPTH:
+            self.errors.append(
+                error(
+                    f"files include files more than {MAX_INCLUDE_DEPTH} deep",
+                    inc.span,
+                    hint="include the files from the rulebook's entry file instead",
+                )
+            )
+            return
         if not target.is_file():
             known = [self._rel_to_parent(p, path) for p in self.root.rglob("*.rk")]
             best = suggest(inc.path, known)
@@ -215,6 +243,16 @@ class _Loader:
             if not book.name:
                 book.name, book.edition = decl.name, decl.edition
                 book.default_scenario = decl.scenario
+                if decl.scenario is not None and not _plain_name(decl.scenario):
+                    self.errors.append(
+                        error(
+                            f"scenario '{decl.scenario}' is not the name of a scenario",
+                            decl.span,
+                            hint="name a file of the rulebook's scenarios/ folder "
+                            "without its .toml (no path)",
+                        )
+                    )
+                    book.default_scenario = None
             return
         if isinstance(decl, n.Rounding):
             if book.rounding is not None:
@@ -267,6 +305,13 @@ class _Loader:
         self.errors.append(
             error(f"'{name}' is defined twice", span, hint=f"first defined at {first}")
         )
+
+
+def _plain_name(name: str) -> bool:
+    """A file name of one folder: no path, nothing hidden, so it stays in that folder."""
+    if not name or name.startswith(".") or name.endswith(".toml"):
+        return False
+    return not any(c in name for c in "/\\:\0")
 
 
 def load_rulebook(arg: str, options: Sequence[str] = ()) -> Rulebook:

@@ -394,10 +394,12 @@ class TableReader:
 
     def cell(self, item: Any, typ: t.Type, provisional: bool = False) -> Cell:
         if isinstance(item, list):  # several cells of a row: a record, column by column
-            record = self._record_type(typ, item[0].span if item else self.decl.span)
+            # an empty cell (None) has no span: the row's first written cell, or the table
+            where = next((c.span for c in item if c is not None), self.decl.span)
+            record = self._record_type(typ, where)
             value = self._record(record, [(None, c) for c in item])
             marked = provisional or any(self._has_mark(c) for c in item)
-            return Cell(value, to_json(value), marked, span=item[0].span)
+            return Cell(value, to_json(value), marked, span=where)
         if isinstance(item, n.CellProvisional):
             return self.cell(item.value, typ, True)
         if isinstance(item, n.CellAction):
@@ -563,8 +565,11 @@ def _runs(values: list[int]) -> str:
     return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
-def coverage(table: CompiledTable, naturals: dict[int, set[int] | None]) -> list[Diagnostic]:
-    """Gaps and overlaps of every roll dimension against the rolls its dice can make."""
+def coverage(
+    table: CompiledTable, naturals: dict[int, set[int] | None], given_rolls: bool = True
+) -> list[Diagnostic]:
+    """Gaps and overlaps of every roll dimension against the rolls its dice can make; with
+    ``given_rolls`` False (no caller passes the table a roll), rows no roll can reach."""
     diags: list[Diagnostic] = []
 
     def visit(node: Node, where: str) -> None:
@@ -576,12 +581,25 @@ def coverage(table: CompiledTable, naturals: dict[int, set[int] | None]) -> list
             # 100-row d100 roster costs 100 x 100 matches, not 100^2 x 100.
             gaps: list[int] = []
             shared: dict[tuple[int, int], list[int]] = {}
+            reached: set[int] = set()
             for v in values:
                 hits = [i for i, k in enumerate(keys) if k.matches(v)]
+                reached.update(hits)
                 if not hits:
                     gaps.append(v)
                 for j in hits[1:]:
                     shared.setdefault((hits[0], j), []).append(v)
+            if not dim.decl.mods and not given_rolls:  # it reads only what the dice show
+                for i, key in enumerate(keys):
+                    if i not in reached and key.low is not None and key.high is not None:
+                        diags.append(
+                            error(
+                                f"no roll of {dim.decl.dice} reads row '{key.printed}'{where}: "
+                                f"it rolls {_runs(sorted(values))}",
+                                key.span,
+                                hint="a row no roll can reach is a misprint or a wrong die",
+                            )
+                        )
             if gaps:
                 diags.append(
                     error(

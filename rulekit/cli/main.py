@@ -38,6 +38,13 @@ def reports_errors(func: F) -> F:
         except RulekitError as exc:
             err.print(Text(exc.render(exc.sources)))
             sys.exit(1)
+        except (RecursionError, MemoryError) as exc:
+            # the last guard: the limits (errors.MAX_*) and the step budget should come first
+            what = (
+                "nests too deeply" if isinstance(exc, RecursionError) else "needs too much memory"
+            )
+            err.print(Text(f"rulekit: error: the input {what} to be worked through"))
+            sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
 
@@ -55,6 +62,14 @@ decide_answers = click.option(
 
 plot_file = click.option(
     "--plot", "plot", metavar="FILE.svg|png", help="Draw the distribution (needs matplotlib)."
+)
+max_steps_option = click.option(
+    "--max-steps",
+    "max_steps",
+    type=click.IntRange(min=1),
+    default=DEFAULT_STEP_BUDGET,
+    show_default=True,
+    help="The step budget of a procedure call or turn (time and memory; see README).",
 )
 option_switches = click.option(
     "--option",
@@ -262,14 +277,7 @@ def lookup_cmd(
 @click.option("--dice", "dice", metavar="N,N,...", help="Force the natural die results, in order.")
 @click.option("--seed", "seed", type=int, help="Seed for the dice (after any forced ones).")
 @decide_answers
-@click.option(
-    "--max-steps",
-    "max_steps",
-    type=int,
-    default=DEFAULT_STEP_BUDGET,
-    show_default=True,
-    help="Stop a procedure that runs longer than this.",
-)
+@max_steps_option
 @json_flag
 @reports_errors
 def resolve_cmd(
@@ -350,6 +358,7 @@ def resolve_cmd(
 @click.option("--samples", "samples", type=int, help="Estimate from this many seeded runs instead.")
 @click.option("--seed", "seed", type=int, default=1, show_default=True, help="Seed for --samples.")
 @plot_file
+@max_steps_option
 @json_flag
 @reports_errors
 def prob_cmd(
@@ -364,6 +373,7 @@ def prob_cmd(
     samples: int | None,
     seed: int,
     plot: str | None,
+    max_steps: int,
     as_json: bool,
 ) -> None:
     """Exact probabilities of every result of a procedure or table (every path of dice)."""
@@ -381,6 +391,7 @@ def prob_cmd(
         max_paths=max_paths,
         samples=samples,
         seed=seed,
+        max_steps=max_steps,
     )
     if target is not None:
         plot_distribution(dist, target)
@@ -486,7 +497,9 @@ def fmt_cmd(rulebook: str, check_only: bool) -> None:
 @click.option(
     "--seed", "seed", type=int, help="Seed for the dice (one is picked and shown if none)."
 )
-@click.option("--turns", "turns", type=int, help="Play at most this many turns now.")
+@click.option(
+    "--turns", "turns", type=click.IntRange(min=0), help="Play at most this many turns now."
+)
 @click.option(
     "--policy",
     "policy",
@@ -507,6 +520,7 @@ def fmt_cmd(rulebook: str, check_only: bool) -> None:
     help="Print every turn's rolls, rows, decisions and changes with their rules; "
     "book-keeping (range and distance look-ups) folded. --explain all: every event.",
 )
+@max_steps_option
 @json_flag
 @reports_errors
 def run_cmd(
@@ -520,6 +534,7 @@ def run_cmd(
     resume: str | None,
     trace: str | None,
     explain: str | None,
+    max_steps: int,
     as_json: bool,
 ) -> None:
     """Play a scenario turn after turn through the rulebook's sequence of play."""
@@ -574,7 +589,17 @@ def run_cmd(
         from rulekit.play.screen import Viewer
 
         chosen.describe = Viewer(checked, game.interp).interpolate
-    sink = open(trace, "w", encoding="utf-8") if trace else None  # noqa: SIM115 - closed below
+    game.interp.max_steps = max_steps
+    if save:
+        from rulekit.cli.paths import writable
+
+        writable(save, "--save")  # before playing: a game played for nothing is lost
+    try:
+        sink = open(trace, "w", encoding="utf-8") if trace else None  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise InputError(
+            [error(f"cannot write '{trace}': {exc.strerror}", where="--trace")]
+        ) from None
     try:
         with located_in(checked.book.sources):
             if sink is not None:
@@ -608,16 +633,20 @@ def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
     from rich.text import Text
 
     from rulekit.book.checker import load
+    from rulekit.cli.paths import traced_rulebook
     from rulekit.cli.show import out
-    from rulekit.errors import InputError, error
+    from rulekit.errors import InputError, error, read_text
     from rulekit.play.runner import replay
 
+    first = (read_text(trace, trace, "replay").splitlines() or ["{}"])[0]
     try:
-        with open(trace, encoding="utf-8") as handle:
-            header = _json.loads(handle.readline() or "{}")
-    except (OSError, ValueError):
-        raise InputError([error(f"'{trace}' is not a rulekit trace", where="replay")]) from None
-    checked = load(rulebook or header.get("rulebook", ""), header.get("options", []))
+        header = _json.loads(first)
+    except (ValueError, RecursionError):
+        header = None
+    if not isinstance(header, dict):
+        raise InputError([error(f"'{trace}' is not a rulekit trace", where="replay")])
+    rulebook = rulebook or traced_rulebook(header)
+    checked = load(rulebook, header.get("options", []))
     report = replay(checked, trace)
     if as_json:
         _emit_json(

@@ -44,7 +44,12 @@ def register(
     @click.option(
         "--policy", "policy", default="default", show_default=True, help="default or random."
     )
-    @click.option("--turns", "turns", type=int, help="Stop each game after this many turns.")
+    @click.option(
+        "--turns",
+        "turns",
+        type=click.IntRange(min=0),
+        help="Stop each game after this many turns.",
+    )
     @click.option(
         "--scheduler",
         "scheduler",

@@ -207,3 +207,13 @@ BUILTINS: dict[str, Builtin] = {
 
 def call_builtin(name: str, args: list[Any], rounding: str) -> Any:
     return normalize(BUILTINS[name].impl(args, rounding))
+
+
+def work(name: str, args: list[Any]) -> int:
+    """The steps a call costs beyond its own, counted before it runs: range() builds a list
+    of every number between its ends, so it costs one step per number."""
+    if name == "range" and len(args) == 2:
+        first, last = (unwrap(a) for a in args)
+        if type(first) is int and type(last) is int:
+            return max(0, last - first + 1)
+    return 0

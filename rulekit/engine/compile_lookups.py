@@ -11,9 +11,9 @@ from attrs import evolve
 
 from rulekit.book import graph
 from rulekit.book.tables import CompiledTable, LookupMiss
-from rulekit.engine.builtins import BUILTINS, BuiltinError
+from rulekit.engine.builtins import BUILTINS, BuiltinError, work
 from rulekit.engine.dice import Die, throw_dice
-from rulekit.engine.runtime import Frame
+from rulekit.engine.runtime import Frame, charge
 from rulekit.engine.trace import (
     DrawEvent,
     LookupEvent,
@@ -150,6 +150,7 @@ def roll(comp: Compiler, spec: n.DiceSpec, mods: tuple[n.RollMod, ...], span: n.
         number = fixed if count is None else plain(count(i))
         if not isinstance(number, int) or number < 1:
             raise i.fail(f"cannot roll {show(number)} dice", spec.span)
+        charge(i, number - 1, spec.span)  # each die one step, the roll's own included
         faces = throw_dice(i.dice, die, number, i._where(span))
         if keep == "highest":
             natural = max(faces)
@@ -416,6 +417,7 @@ def builtin_call(comp: Compiler, e: n.Call) -> Code:
         if i.steps > i.max_steps:
             raise i.over_budget(span)
         args = [code(i) for code in codes]
+        charge(i, work(name, args), span)
         try:
             return normalize(impl(args, rounding))
         except BuiltinError as exc:

@@ -23,7 +23,7 @@ from rulekit.engine import compile_args as binding
 from rulekit.engine import compile_calls as calls
 from rulekit.engine import compile_lookups as lookups
 from rulekit.engine.reach import contains
-from rulekit.engine.runtime import ARITH, ORDER
+from rulekit.engine.runtime import ARITH, ORDER, charge, sized
 from rulekit.engine.values import Entity, EnumValue, MarkerValue, normalize, plain, show, truth
 from rulekit.language import nodes as n
 
@@ -221,6 +221,7 @@ class Compiler:
                 for attr in attrs:
                     value = i._attr(value, attr, span)
                 out = out.replace("{" + dotted + "}", show(value))
+                charge(i, len(out) // 64, span)  # text doubled in a loop must stop
             return out
 
         return run
@@ -356,6 +357,7 @@ def comprehension(
         items = plain(source(i))
         if type(items) is not tuple:
             items = i._iterate(items, span)
+        charge(i, len(items), span)
         values = []
         local = i.locals
         saved = local.get(var, _MISSING)
@@ -409,6 +411,9 @@ def _aggregate(comp: Compiler, e: n.Aggregate) -> Code:
     return run
 
 
+_BIG = 1 << 64  # a result below this in size is certainly not too big (runtime.sized)
+
+
 def _binop(comp: Compiler, e: n.BinOp) -> Code:
     left, right = comp.expr(e.left), comp.expr(e.right)
     op, span = e.op, e.span
@@ -418,10 +423,14 @@ def _binop(comp: Compiler, e: n.BinOp) -> Code:
     def run(i: Interpreter) -> Any:
         a, b = left(i), right(i)
         if quick is not None and type(a) is int and type(b) is int:
-            return quick(a, b)
+            value = quick(a, b)
+            if -_BIG < value < _BIG:
+                return value
+            return sized(i, value, span)
         if op == "+":
             pa, pb = plain(a), plain(b)
             if isinstance(pa, tuple) and isinstance(pb, tuple):
+                charge(i, len(pa) + len(pb), span)
                 return pa + pb
         return i._arith(op, a, b, span)
 

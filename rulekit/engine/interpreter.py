@@ -29,6 +29,7 @@ from rulekit.engine.runtime import (
     Memo,
     clamp_track,
     default_for,
+    sized,
 )
 from rulekit.engine.trace import NoteEvent, SetEvent, Trace
 from rulekit.engine.values import (
@@ -213,17 +214,23 @@ class Interpreter:
                     span,
                     rule=frame.rule,
                     context=f"in {frame.name}" + (f" [{frame.rule.text}]" if frame.rule else ""),
-                    hint="look for a loop that never ends, or raise the step budget (--max-steps)",
+                    hint="look for a loop that never ends, or raise the step budget "
+                    "(--max-steps); a step is a statement, a call, a die thrown, or an item "
+                    "of a list or 64 characters of text built",
                 )
             ]
         )
 
     def too_deep(self, frame: Frame) -> StepBudgetExceeded:
+        # where: the procedure entered once too often (its declaration), else the caller's
+        kind, _, name = frame.name.partition(" ")
+        decl = getattr(self.book, kind + "s", {}).get(name) if name else None
+        span = decl.span if decl is not None else self.frame_span()
         return StepBudgetExceeded(
             [
                 error(
                     f"calls nest deeper than {MAX_NESTING}: the procedure does not finish",
-                    None,
+                    span,
                     rule=frame.rule,
                     context=f"in {frame.name}",
                     hint="look for a procedure that calls itself without end; "
@@ -231,6 +238,15 @@ class Interpreter:
                 )
             ]
         )
+
+    def frame_span(self) -> n.Span | None:
+        """The declaration of the innermost running procedure, modifier list or table."""
+        for frame in reversed(self.frames):
+            kind, _, name = frame.name.partition(" ")
+            decl = getattr(self.book, kind + "s", {}).get(name) if name else None
+            if decl is not None:
+                return decl.span  # type: ignore[no-any-return]
+        return None
 
     def push(self, frame: Frame) -> n.RuleRef | None:
         """Enter a frame; returns the rule reference to restore on leaving it."""
@@ -316,8 +332,8 @@ class Interpreter:
         if op == "/":
             if b == 0:
                 raise self.fail("division by zero", span)
-            return normalize(Fraction(a) / Fraction(b))
-        return normalize(ARITH[op](a, b))
+            return sized(self, normalize(Fraction(a) / Fraction(b)), span)
+        return sized(self, normalize(ARITH[op](a, b)), span)
 
     def _eq(self, left: Any, right: Any) -> bool:
         a, b = unwrap(left), unwrap(right)

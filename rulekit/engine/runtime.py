@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from attrs import define, field
 
 from rulekit.book import types as t
 from rulekit.engine.values import Entity
+from rulekit.errors import MAX_BITS, MAX_DIGITS
 from rulekit.language import nodes as n
 
 # The operators of the language's arithmetic and order comparisons, by their symbol.
@@ -77,4 +79,38 @@ def clamp_track(value: int, low: int, high: int | None) -> int:
     return value
 
 
-__all__ = ["MAX_NESTING", "Frame", "GameState", "Memo", "clamp_track", "default_for"]
+def charge(i: Any, work: int, span: n.Span) -> None:
+    """Count ``work`` steps against the step budget: building a list or string of n items,
+    or throwing n dice, costs n steps, so the budget bounds memory as well as time."""
+    i.steps += work
+    if i.steps > i.max_steps:
+        raise i.over_budget(span)
+
+
+def sized(i: Any, value: Any, span: n.Span) -> Any:
+    """``value``, when a number of at most MAX_DIGITS digits; else an error at ``span``."""
+    if type(value) is int:
+        if value.bit_length() <= MAX_BITS:
+            return value
+    elif isinstance(value, Fraction):
+        if value.numerator.bit_length() <= MAX_BITS and value.denominator.bit_length() <= MAX_BITS:
+            return value
+    else:
+        return value
+    raise i.fail(
+        f"a number of more than {MAX_DIGITS} digits: rulekit does not compute with it",
+        span,
+        hint="look for a value multiplied by itself in a loop",
+    )
+
+
+__all__ = [
+    "MAX_NESTING",
+    "Frame",
+    "GameState",
+    "Memo",
+    "charge",
+    "clamp_track",
+    "default_for",
+    "sized",
+]

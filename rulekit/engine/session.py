@@ -10,7 +10,15 @@ from attrs import define
 
 from rulekit.book import types as t
 from rulekit.book.checker import Checked
-from rulekit.book.inputs import Inputs, Target, ValueReader, assignments, find_target, load_given
+from rulekit.book.inputs import (
+    Inputs,
+    Target,
+    ValueReader,
+    assignments,
+    check_decisions,
+    find_target,
+    load_given,
+)
 from rulekit.engine.dice import DiceSource, ForcedDice, SeededDice
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.policy import DefaultPolicy, Policy, ScriptedPolicy
@@ -139,7 +147,9 @@ def resolve(
     """Run one procedure (or a table with its own roll) as ``rulekit resolve`` does."""
     target = find_target(checked, name, ("procedure", "table", "modifiers"))
     source, used_seed = make_dice(dice, seed)
-    policy = make_policy(assignments(decide, "--decide"))
+    decisions = assignments(decide, "--decide")
+    check_decisions(checked, decisions, "--decide")
+    policy = make_policy(decisions)
     interp = Interpreter(checked, source, policy, max_steps=max_steps)
     args = bind_inputs(checked, target, interp, given, assignments(at, "--at"))
     if target.kind == "table":

@@ -46,9 +46,9 @@ from lark import Token
 from lark.exceptions import VisitError
 
 from rulekit.book.loader import ENTRY, VARIANT_DIRS, resolve_rulebook_path, shown_path
-from rulekit.errors import Diagnostic, SyntaxProblem
+from rulekit.errors import Diagnostic, SyntaxProblem, read_text
 from rulekit.language import nodes as n
-from rulekit.language.parser import build_parser, parse
+from rulekit.language.parser import build_parser, not_too_deep, parse
 from rulekit.language.transformer import AstBuilder
 
 MARGIN = 80  # statements' annotations start here (0-based column), list groups stay within
@@ -96,6 +96,7 @@ def _parse(text: str, path: str) -> tuple[n.Module, list[Token]]:
         tokens = list(interactive.iter_parse())
         end = Token.new_borrow_pos("$END", "", tokens[-1]) if tokens else Token("$END", "")
         tree = interactive.feed_token(end)
+        not_too_deep(tree, path)
         return AstBuilder(path).transform(tree), tokens
     except VisitError as exc:
         raise exc.orig_exc from None
@@ -468,7 +469,7 @@ def format_rulebook(root: Path, write: bool) -> list[Path]:
         if path in seen or not path.is_file() or not path.is_relative_to(base):
             continue  # a missing or outside include is the checker's to report
         seen.add(path)
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, shown_path(path))
         try:
             result, module = _format(text, shown_path(path))
         except SyntaxProblem as exc:

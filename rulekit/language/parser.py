@@ -9,14 +9,22 @@ from importlib.resources import files
 from typing import Any, cast
 
 import lark
-from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import (
+    Lark,
+    Token,
+    Tree,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+)
 from lark.exceptions import VisitError
 from lark.grammar import Rule
 from lark.indenter import DedentError, Indenter
 from lark.lark import _LOAD_ALLOWED_OPTIONS
 from lark.lexer import TerminalDef
 
-from rulekit.errors import SyntaxProblem, error
+from rulekit.errors import MAX_NESTING_DEPTH, SyntaxProblem, error
 from rulekit.language import cache
 from rulekit.language import nodes as n
 from rulekit.language.transformer import AstBuilder
@@ -165,6 +173,7 @@ def parse(text: str, path: str) -> n.Module:
         text += "\n"
     try:
         tree = parser.parse(text, start="start")
+        not_too_deep(tree, path)
         return AstBuilder(path).transform(tree)
     except UnexpectedInput as exc:
         raise _convert(exc, path, parser) from None
@@ -185,12 +194,39 @@ def parse_expression(text: str, path: str) -> n.Expr:
     parser = build_parser()
     try:
         tree = parser.parse(text, start="expr")
+        not_too_deep(tree, path)
         result = AstBuilder(path).transform(tree)
         return cast(n.Expr, result)
     except UnexpectedInput as exc:
         raise _convert(exc, path, parser, "expression") from None
     except VisitError as exc:
         raise exc.orig_exc from None
+
+
+def not_too_deep(tree: Tree[Token], path: str) -> None:
+    """Blocks, brackets and operators nested past MAX_NESTING_DEPTH are an error at the
+    deepest one: every later stage walks the tree recursively (the bundled rulebooks nest
+    16 deep). Measured without recursion, so any depth is measured."""
+    stack: list[tuple[Tree[Token], int, Tree[Token]]] = [(tree, 1, tree)]
+    while stack:
+        node, depth, located = stack.pop()
+        if not getattr(node.meta, "empty", True):
+            located = node
+        if depth > MAX_NESTING_DEPTH:
+            meta = located.meta
+            line, column = getattr(meta, "line", 1), getattr(meta, "column", 1)
+            raise SyntaxProblem(
+                [
+                    error(
+                        f"blocks, brackets or operators nest deeper than {MAX_NESTING_DEPTH}",
+                        n.Span(path, line, column, line, column + 1),
+                        hint="split it into procedures, constants or shorter expressions",
+                    )
+                ]
+            )
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1, located))
 
 
 def _dedent_line(text: str, message: str) -> int:

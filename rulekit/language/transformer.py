@@ -9,7 +9,7 @@ from typing import Any
 from lark import Token, Transformer, v_args
 from lark.tree import Meta
 
-from rulekit.errors import SyntaxProblem, error
+from rulekit.errors import MAX_DIGITS, SyntaxProblem, error
 from rulekit.language import nodes as n
 
 _DICE = re.compile(r"([0-9]*)(d[0-9]+)")
@@ -69,6 +69,11 @@ class AstBuilder(Transformer[Token, n.Module]):
         if getattr(meta, "empty", True):
             return n.NO_SPAN
         return n.Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _number(self, token: Token) -> Any:
+        if sum(ch.isdigit() for ch in str(token)) > MAX_DIGITS:
+            raise self._fail(f"a number of more than {MAX_DIGITS} digits", token)
+        return _number(token)
 
     def _fail(self, message: str, meta: Meta | Token, hint: str | None = None) -> SyntaxProblem:
         return SyntaxProblem([error(message, self._span(meta), hint=hint)])
@@ -597,7 +602,7 @@ class AstBuilder(Transformer[Token, n.Module]):
         return n.Attr(c[0], str(c[1]), span=self._span(meta))
 
     def number(self, meta: Meta, c: list[Any]) -> n.Num:
-        return n.Num(_number(c[0]), span=self._span(c[0]))
+        return n.Num(self._number(c[0]), span=self._span(c[0]))
 
     def string(self, meta: Meta, c: list[Any]) -> n.Str:
         return n.Str(_string(c[0]), span=self._span(c[0]))
@@ -653,6 +658,8 @@ class AstBuilder(Transformer[Token, n.Module]):
 
     def _dice(self, token: Token) -> tuple[int | None, str]:
         count, die = _DICE.fullmatch(str(token)).groups()  # type: ignore[union-attr]
+        if count and len(count) > MAX_DIGITS:
+            raise self._fail(f"a number of more than {MAX_DIGITS} digits", token)
         return (int(count) if count else None), die
 
     def dice_plain(self, meta: Meta, c: list[Any]) -> n.DiceSpec:
@@ -678,7 +685,7 @@ class AstBuilder(Transformer[Token, n.Module]):
         return self._counted(meta, c[0], c[1], "lowest")
 
     def signed_int(self, meta: Meta, c: list[Any]) -> int:
-        value = _number(c[1])
+        value = self._number(c[1])
         if not isinstance(value, int):
             raise self._fail("expected a whole number", c[1])
         return -value if c[0] == "-" else value

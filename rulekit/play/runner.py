@@ -7,7 +7,9 @@ the rest. Saves, traces and replays make every run repeatable.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -31,12 +33,13 @@ from rulekit.engine.policy import (
 from rulekit.engine.runtime import GameState
 from rulekit.engine.trace import Event
 from rulekit.engine.values import to_json
-from rulekit.errors import InputError, error
+from rulekit.errors import InputError, error, read_text
 from rulekit.play.saves import (
     SAVE_FORMAT,
     Decoder,
     SaveFile,
     encode_state,
+    misfit,
     read_save,
     state_hash,
     write_save,
@@ -91,6 +94,16 @@ def load_answers(path: str) -> dict[str, list[str]]:
     """A scripted policy's answers: ``name = "value"`` or ``name = ["first", "second"]``."""
     raw, _ = read_toml(path, "--policy")
     answers = raw.get("answers", raw)
+    if not isinstance(answers, dict):
+        raise InputError(
+            [
+                error(
+                    "answers is not a table of decisions",
+                    where=path,
+                    hint='write [answers] then name = ["answer", ...]',
+                )
+            ]
+        )
     out: dict[str, list[str]] = {}
     for name, value in answers.items():
         values = value if isinstance(value, list) else [value]
@@ -297,6 +310,13 @@ def resume_game(
     checked: Checked, path: str, policy_spec: str | None = None, policy: Policy | None = None
 ) -> Game:
     """A game continued from a save: same state, same dice, same policy."""
+    try:
+        return _resume(checked, path, policy_spec, policy)
+    except _DAMAGED as exc:
+        raise _damaged(path, "--resume", exc) from None
+
+
+def _resume(checked: Checked, path: str, policy_spec: str | None, policy: Policy | None) -> Game:
     book = checked.book
     save = read_save(path, book.name, book.edition or "", book.options_on)
     scenario = load_scenario(checked, find_scenario(checked, save.scenario))
@@ -314,6 +334,19 @@ def resume_game(
         raise InputError(
             [error(f"'{path}' does not fit this rulebook: {exc}", where="--resume")]
         ) from None
+    for name, value in values.items():
+        declared = checked.globals.get(name)
+        problem = misfit(value, declared, checked.vocab) if declared is not None else None
+        if problem is not None:
+            raise InputError(
+                [
+                    error(
+                        f"'{path}' does not fit this rulebook: {name} = {problem}",
+                        where="--resume",
+                        hint="it was changed after rulekit wrote it",
+                    )
+                ]
+            )
     interp = Interpreter(checked, dice, chosen, GameState(values))
     interp.changed = set(save.changed)
     interp.entity_count = save.entity_count
@@ -329,19 +362,56 @@ def _write_line(out: TextSink, data: dict[str, Any]) -> None:
     out.write(json.dumps(data, ensure_ascii=False, sort_keys=True) + "\n")
 
 
+def _absolute(arg: str) -> str:
+    """A rulebook argument (DIR, FILE or DIR@VARIANT) that means the same from anywhere."""
+    base, at, variant = arg.partition("@")
+    return str(Path(base).resolve()) + at + variant
+
+
+def fingerprint(checked: Checked) -> dict[str, str]:
+    """Each file of the rulebook (by its path inside it) and a hash of its text."""
+    root = checked.book.root
+    out = {}
+    for shown, text in checked.book.sources.texts.items():
+        name = os.path.relpath(Path(shown).resolve(), root)
+        out[name] = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return out
+
+
+def rulebook_changes(checked: Checked, header: dict[str, Any]) -> list[str]:
+    """How the rulebook differs from the one a trace was recorded with (files by name)."""
+    recorded = header.get("files")
+    if not isinstance(recorded, dict):
+        return []  # a trace of an older rulekit: the replay compares the events
+    now = fingerprint(checked)
+    changed = [
+        f"{name} changed"
+        for name in sorted(now)
+        if name in recorded and recorded[name] != now[name]
+    ]
+    changed += [f"{name} is new" for name in sorted(now) if name not in recorded]
+    changed += [f"{name} is gone" for name in sorted(recorded) if name not in now]
+    return changed
+
+
 def trace_header(game: Game, rulebook_arg: str, resumed: str | None) -> dict[str, Any]:
     book = game.checked.book
+    scenario = game.scenario.ref(game.checked)
     return {
         "rulekit_trace": TRACE_FORMAT,
         "rulebook": rulebook_arg,
+        "rulebook_path": _absolute(rulebook_arg),
+        "cwd": os.getcwd(),  # events name files relative to it
+        "root": str(book.root),
+        "files": fingerprint(game.checked),
         "name": book.name,
         "edition": book.edition or "",
         "options": list(book.options_on),
-        "scenario": game.scenario.ref(game.checked),
+        "scenario": scenario if scenario == game.scenario.name else str(Path(scenario).resolve()),
         "seed": game.seed,
         "policy": game.policy_spec,
         "start_turn": game.turn,
-        "resumed_from": resumed,
+        "resumed_from": str(Path(resumed).resolve()) if resumed else None,
     }
 
 
@@ -367,20 +437,24 @@ class ReplayReport:
 def _read_trace(
     path: str,
 ) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]], dict[str, Any]]:
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise InputError(
-            [error(f"cannot read trace '{path}': {exc.strerror}", where="replay")]
-        ) from None
+    lines = read_text(path, path, "replay").splitlines()
     records: list[tuple[int, dict[str, Any]]] = []
     for number, line in enumerate(lines, start=1):
         try:
-            records.append((number, json.loads(line)))
+            record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(
                 [error(f"{path}:{number}: not JSON: {exc.msg}", where="replay")]
             ) from None
+        except RecursionError:
+            raise InputError(
+                [error(f"{path}:{number}: nests too deeply", where="replay")]
+            ) from None
+        if not isinstance(record, dict):
+            raise InputError(
+                [error(f"{path}:{number}: a trace line is a JSON object", where="replay")]
+            )
+        records.append((number, record))
     if not records or "rulekit_trace" not in records[0][1]:
         raise InputError([error(f"'{path}' is not a rulekit trace", where="replay")])
     if "end" not in records[-1][1]:
@@ -388,9 +462,43 @@ def _read_trace(
     return records[0][1], records[1:-1], records[-1][1]
 
 
+# What reading a hand-edited save or trace may raise: a field missing or of another type.
+_DAMAGED = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
+def _damaged(path: str, flag: str, exc: Exception) -> InputError:
+    return InputError(
+        [
+            error(
+                f"'{path}' is damaged: {type(exc).__name__} {exc}",
+                where=flag,
+                hint="it was changed after rulekit wrote it",
+            )
+        ]
+    )
+
+
 def replay(checked: Checked, path: str) -> ReplayReport:
     """Re-run a recorded game from its own dice and decisions; every event must match."""
+    try:
+        return _replay(checked, path)
+    except _DAMAGED as exc:
+        raise _damaged(path, "replay", exc) from None
+
+
+def _replay(checked: Checked, path: str) -> ReplayReport:
     header, body, footer = _read_trace(path)
+    changes = rulebook_changes(checked, header)
+    if changes:
+        raise InputError(
+            [
+                error(
+                    f"the rulebook changed since the trace was recorded: {'; '.join(changes)}",
+                    where=path,
+                    hint="replay it with the rulebook as it was (--rulebook)",
+                )
+            ]
+        )
     faces: list[int] = []
     decisions: list[int] = []
     deciders: list[str] = []
@@ -409,12 +517,13 @@ def replay(checked: Checked, path: str) -> ReplayReport:
         game = new_game(checked, header["scenario"], header["seed"], header["policy"], policy)
     game.interp.dice = ForcedDice(faces)
     recorded = iter(body)
+    was = (str(header["cwd"]), str(header["root"])) if "cwd" in header else None
     turns = footer.get("turns", 0) - header.get("start_turn", 0)
     for _ in range(max(turns, 0)):
         if game.ended is not None:
             break
         try:
-            game.play(1, _Checker(recorded, path))
+            game.play(1, _Checker(recorded, path, was, (os.getcwd(), str(checked.book.root))))
         except InputError as exc:
             if exc.diagnostics and exc.diagnostics[0].where in ("--dice", "replay"):
                 raise InputError(
@@ -456,9 +565,26 @@ def replay(checked: Checked, path: str) -> ReplayReport:
 class _Checker:
     """A trace sink that compares each line the replay writes with the recorded one."""
 
-    def __init__(self, recorded: Iterator[tuple[int, dict[str, Any]]], path: str) -> None:
+    def __init__(
+        self,
+        recorded: Iterator[tuple[int, dict[str, Any]]],
+        path: str,
+        was: tuple[str, str] | None = None,
+        now: tuple[str, str] | None = None,
+    ) -> None:
         self.recorded = recorded
         self.path = path
+        self.was, self.now = was, now  # (working directory, rulebook root) then and now
+
+    def _inside(self, data: dict[str, Any], where: tuple[str, str] | None) -> dict[str, Any]:
+        """An event with its "at" named inside the rulebook, as it is from any directory."""
+        at = data.get("at")
+        if where is None or not isinstance(at, str) or at.count(":") < 2:
+            return data
+        file, line, column = at.rsplit(":", 2)
+        cwd, root = where
+        inside = os.path.relpath(os.path.join(cwd, file), root)
+        return {**data, "at": f"{inside}:{line}:{column}"}
 
     def write(self, text: str) -> int:
         for line in text.splitlines():
@@ -475,7 +601,9 @@ class _Checker:
                     ]
                 )
             number, data = expected
-            if data != produced:
+            if data != produced and (
+                self.was is None or self._inside(data, self.was) != self._inside(produced, self.now)
+            ):
                 raise InputError(
                     [
                         error(

@@ -8,10 +8,12 @@ Islands"}``, ``{list = [...]}``, ``{ref = 3}`` for a game piece (pieces are stor
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
 import tempfile
+import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ import cattrs
 import tomli_w
 from attrs import define, field
 
+from rulekit.book import types as t
 from rulekit.book.coerce import Vocabulary
 from rulekit.book.inputs import read_toml
 from rulekit.engine.values import (
@@ -180,13 +183,30 @@ def state_hash(values: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+TEMP_SUFFIX = ".rulekit-tmp"
+STALE_AFTER = 60.0  # seconds: a save still being written by another run is younger
+
+
+def remove_stale_temps(target: Path) -> None:
+    """Delete what an interrupted save of ``target`` left (killed before its rename): only
+    our own temporary files for this target, and only old ones."""
+    now = time.time()
+    for old in target.parent.glob(f".{glob.escape(target.name)}.*{TEMP_SUFFIX}"):
+        try:
+            if now - old.stat().st_mtime > STALE_AFTER:
+                old.unlink()
+        except OSError:
+            pass  # gone already, or not ours to delete: the save itself goes on
+
+
 def write_save(path: str, save: SaveFile) -> None:
     """Write atomically: a temporary file in the same folder, then a rename."""
     data = _converter.unstructure(save)
     text = tomli_w.dumps(_drop_nones(data))
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    remove_stale_temps(target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -259,3 +279,47 @@ def read_save(path: str, rulebook: str, edition: str, options: list[str]) -> Sav
         raise InputError(
             [error(f"'{path}' is damaged: {'; '.join(notes)}", where="--resume")]
         ) from None
+
+
+def misfit(value: Any, typ: t.Type, vocab: Vocabulary) -> str | None:
+    """Why a saved value is not of its declared type, or None when it may be.
+
+    Lenient where the game itself is (none for a value not yet set, a whole number for a
+    number); strict where a hand-edited save would break a rule later (a text for a number,
+    a member of another enum, an item of the wrong kind)."""
+    value = value.value if isinstance(value, Followed) else value
+    if value is None:
+        return None
+    choices = t.options(typ)
+    if len(choices) > 1:
+        found = [misfit(value, c, vocab) for c in choices]
+        return None if None in found else f"{show_saved(value)} is not a {typ}"
+    if isinstance(typ, t.Prim):
+        ok = {
+            "int": lambda v: type(v) is int,
+            "number": lambda v: type(v) is int or isinstance(v, Fraction),
+            "text": lambda v: isinstance(v, str),
+            "bool": lambda v: isinstance(v, bool),
+        }.get(typ.name)
+        return None if ok is None or ok(value) else f"{show_saved(value)} is not a {typ}"
+    if isinstance(typ, t.EnumT):
+        if isinstance(value, EnumValue) and value.enum == typ.name:
+            return None
+        return f"{show_saved(value)} is not a {typ}"
+    if isinstance(typ, t.KindT):
+        if isinstance(value, Entity) and value.kind == typ.name:
+            return None
+        return f"{show_saved(value)} is not a {typ}"
+    if isinstance(typ, t.ListT):
+        if not isinstance(value, tuple):
+            return f"{show_saved(value)} is not a {typ}"
+        for item in value:
+            problem = misfit(item, typ.item, vocab)
+            if problem is not None:
+                return problem
+    return None
+
+
+def show_saved(value: Any) -> str:
+    text = repr(value) if not isinstance(value, Entity) else f"a {value.kind}"
+    return text if len(text) < 60 else text[:57] + "..."

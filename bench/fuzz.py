@@ -1,0 +1,254 @@
+"""Fuzz the command line: mutated rulebooks and command lines, each run in-process.
+
+Every input must end with exit code 0, 1, 2 or 3 (3: diff and fmt --check found changes) and
+no uncaught exception. Prints how many inputs were run, how many raised an uncaught
+exception (the goal: 0), the slowest input's time, and the first few failures.
+
+    python bench/fuzz.py                  # 100,000 inputs
+    python bench/fuzz.py --count 2000 --seed 7
+
+The parse cache is switched off (RULEKIT_CACHE=off): mutated files would fill it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from rulekit.cli.main import main
+
+SEEDS = [
+    """rulebook "Fuzz" scenario "s"
+dice d6 = 1..6
+dice d10 = 0..9
+enum posture = cautious standard bold
+track score 0..20 = 0 [1.0]
+state year: int = 1942 [1.0]
+const bonus = 2 [1.0]
+modifiers drm(p: posture) [2.0]
+    +1 if p = bold
+    -1 if p = cautious
+table hits [3.0]: roll 2d6 -> int
+    ..4 | 0
+    5-8 | 1
+    9.. | 2
+table t [3.1]: posture x roll d10 -> text
+    roll     | 0-4 | 5-9
+    cautious | a   | d
+    standard | b   | e
+    bold     | c   | f
+procedure p(x: int = 3) [4.0]
+    choose stance from posture default standard [4.1]
+    total = 0
+    for each i in range(1, x):
+        r = roll d6
+        total = total + r
+    while total > 10:
+        total = total - bonus
+    h = hits(roll: roll 2d6 + drm(stance))
+    if total > 5 and stance != cautious and h > 0:
+        score = score + 1
+    elif not (total = 0):
+        note "low {total}"
+    return [s * 2 for s in range(1, total) if odd(s)]
+procedure q [4.2]
+    return count(p(2)) + count(p(1))
+""",
+    """rulebook "Small"
+dice d6 = 1..6
+table a [1.0]: roll d6 -> int
+    1-3 | 1
+    4-6 | 2
+procedure p [1.0]
+    r = roll d6
+    return a() + r.natural
+""",
+]
+
+SCENARIO = """[scenario]
+title = "s"
+turns = 2
+"""
+
+# Pieces a mutation may insert: the language's words and marks, and known troublemakers.
+PIECES = [
+    "(",
+    ")",
+    "[",
+    "]",
+    ":",
+    ",",
+    "|",
+    "..",
+    "=",
+    "+",
+    "-",
+    "*",
+    "/",
+    "\n",
+    "    ",
+    "\t",
+    "if ",
+    "while ",
+    "for each ",
+    "return ",
+    "roll ",
+    "choose ",
+    "not ",
+    "and ",
+    "or ",
+    "procedure ",
+    "table ",
+    "include ",
+    "variant ",
+    "extends ",
+    '"../../x"',
+    '"/etc/passwd"',
+    "d6",
+    "2d6",
+    "d10",
+    "100000000 d10",
+    "d0",
+    "9" * 50,
+    "9" * 4400,
+    "-",
+    "0",
+    "1/0",
+    "x * x",
+    "range(1, 100000000)",
+    "[" * 300,
+    "not " * 300,
+    "\u00ff",
+    "\ufeff",
+    "\x00",
+    "é",
+    "{x}",
+    '"',
+    "#",
+    "[1.0]",
+    "~",
+    "—",
+    "—3",
+    "½",
+]
+FLAGS = [
+    ["--seed", "1"],
+    ["--dice", "1,2,3"],
+    ["--dice", "99"],
+    ["--dice", "x"],
+    ["--at", "x=5"],
+    ["--at", "x=" + "9" * 5000],
+    ["--at", "nosuch=1"],
+    ["--decide", "stance=bold"],
+    ["--decide", "nosuch=1"],
+    ["--max-steps", "-1"],
+    ["--max-steps", "50"],
+    ["--json"],
+    ["--at", "p=bold"],
+    ["--at", "x=-3"],
+    ["--at", "x=1.5"],
+]
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    for _ in range(rng.randint(1, 4)):
+        at = rng.randrange(len(text) + 1)
+        what = rng.random()
+        if what < 0.4:
+            text = text[:at] + rng.choice(PIECES) + text[at:]
+        elif what < 0.7:
+            text = text[:at] + text[at + rng.randint(1, 12) :]
+        elif what < 0.85:
+            lines = text.split("\n")
+            i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+            text = "\n".join(lines)
+        else:
+            end = min(len(text), at + rng.randint(1, 40))
+            text = text[:end] + text[at:end] + text[end:]
+    return text
+
+
+def command(folder: Path, rng: random.Random) -> list[str]:
+    book = str(folder)
+    kind = rng.choice(["check", "resolve", "resolve", "prob", "fmt", "lookup", "tables", "run"])
+    if kind == "check":
+        args = ["check", book]
+    elif kind == "resolve":
+        args = ["resolve", book, rng.choice(["p", "q", "hits", "t", "nosuch", "3.0"])]
+    elif kind == "prob":
+        args = ["prob", book, rng.choice(["p", "hits", "a"]), "--max-paths", "200"]
+    elif kind == "fmt":
+        args = ["fmt", "--check", book]
+    elif kind == "lookup":
+        args = ["lookup", book, rng.choice(["t", "hits", "a"]), "--roll", str(rng.randint(-3, 14))]
+    elif kind == "tables":
+        args = ["tables", book]
+    else:
+        args = ["run", book, "--turns", str(rng.randint(-1, 2)), "--seed", "1"]
+    for _ in range(rng.randint(0, 2)):
+        args += rng.choice(FLAGS)
+    return args
+
+
+def one(folder: Path, rng: random.Random) -> tuple[list[str], str | None, float]:
+    """Write a mutated rulebook into ``folder``, run one command; the uncaught exception."""
+    text = mutate(rng.choice(SEEDS), rng)
+    data = text.encode("utf-8", errors="surrogatepass")
+    if rng.random() < 0.05:
+        data = data.replace(b"\xc3\xbf", b"\xff")  # a byte that is not UTF-8
+    (folder / "rulebook.rk").write_bytes(data)
+    args = command(folder, rng)
+    start = time.monotonic()
+    result = CliRunner().invoke(main, args, catch_exceptions=True)
+    took = time.monotonic() - start
+    exc = result.exception
+    if exc is not None and not isinstance(exc, SystemExit):
+        detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-3:])
+        return args, f"{type(exc).__name__}: {exc}\n{detail}\n--- rulebook ---\n{text}", took
+    if result.exit_code not in (0, 1, 2, 3):
+        return args, f"exit code {result.exit_code}", took
+    return args, None, took
+
+
+def run(count: int, seed: int, show: int = 3) -> tuple[int, list[str], float]:
+    rng = random.Random(seed)
+    failures: list[str] = []
+    slowest = 0.0
+    with tempfile.TemporaryDirectory(prefix="rulekit-fuzz-") as tmp:
+        folder = Path(tmp) / "book"
+        (folder / "scenarios").mkdir(parents=True)
+        (folder / "scenarios" / "s.toml").write_text(SCENARIO, encoding="utf-8")
+        for _ in range(count):
+            args, failure, took = one(folder, rng)
+            slowest = max(slowest, took)
+            if failure is not None:
+                failures.append(f"{' '.join(args[:1] + args[2:])}\n{failure}")
+    return count, failures, slowest
+
+
+def cli() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=100_000, help="inputs to run")
+    parser.add_argument("--seed", type=int, default=1)
+    ns = parser.parse_args()
+    os.environ["RULEKIT_CACHE"] = "off"
+    count, failures, slowest = run(ns.count, ns.seed)
+    print(f"inputs: {count}")
+    print(f"uncaught exceptions: {len(failures)}")
+    print(f"slowest input: {slowest:.2f}s")
+    for failure in failures[:3]:
+        print("----\n" + failure)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    cli()
