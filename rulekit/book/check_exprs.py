@@ -38,6 +38,7 @@ BUILTIN_ARGS = frozenset(
     ]
 )
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
+_BRACED = re.compile(r"\{([^{}\n]*)\}")
 
 
 def placeholders(text: str) -> list[str]:
@@ -84,6 +85,15 @@ class ExprChecker:
 
     def _check_placeholders(self, text: str, span: n.Span, scope: Scope) -> None:
         """``{name}`` and ``{name.attr}`` in a string must name something in scope."""
+        for inside in _BRACED.findall(text):
+            # only names are filled in: anything else would be printed as it stands
+            if _PLACEHOLDER.fullmatch("{" + inside + "}") is None:
+                self.err(
+                    f"'{{{inside}}}' cannot be filled in: only {{name}} or {{name.attr}} can",
+                    span,
+                    hint=f"work it out first (let value = {inside.strip() or '...'}), "
+                    "then write {value}",
+                )
         for dotted in placeholders(text):
             head, *attrs = dotted.split(".")
             found: t.Type | None = scope.get(head)
@@ -143,7 +153,7 @@ class ExprChecker:
         if isinstance(expr, n.Num):
             return t.INT if isinstance(expr.value, int) else t.NUMBER
         if isinstance(expr, n.Str):
-            if placeholders(expr.value):
+            if _BRACED.search(expr.value):
                 self._check_placeholders(expr.value, expr.span, scope)
                 return t.TEXT
             enum = _enum_in(want)
