@@ -772,8 +772,10 @@ def simulate_cmd(
 
 
 from rulekit.cli.play_cmd import play_cmd  # noqa: E402 - registered last: a module of its own
+from rulekit.cli.procedures_cmd import procedures_cmd  # noqa: E402
 
 main.add_command(play_cmd)
+main.add_command(procedures_cmd)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
