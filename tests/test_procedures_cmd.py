@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import cli_json, run_cli
+from conftest import RULEBOOKS, cli_json, run_cli
 
 GOLDEN = Path(__file__).parent / "golden" / "language"
 
@@ -48,3 +48,20 @@ def test_procedures_of_a_broken_rulebook_is_located(tmp_path: Path) -> None:
     result = run_cli("procedures", tmp_path)
     assert result.exit_code == 1
     assert "rulebook.rk:2:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_chart_code_naming_a_table_and_procedures_takes_the_table() -> None:
+    # [7.1] numbers the ULTRA Table and the procedures ultra_roll and intelligence_phase
+    book = RULEBOOKS / "silent_war"
+    result = run_cli("resolve", book, "7.1", "--at", "war_period=WP2", "--dice", "3")
+    assert result.exit_code == 0, result.stderr
+    # the printed ULTRA Table [7.1], WP2 row, roll 3
+    assert "result: S. China Sea 2, Banda Sea" in result.stdout
+    assert "note: rule 7.1 is table ultra; it also numbers procedure ultra_roll" in result.stderr
+    prob = run_cli("prob", book, "6.0", "--at", "torpedo=-2", "--at", "ships_sunk=70")
+    assert prob.exit_code == 0, prob.stderr
+    assert "table torpedo_improvement [6.0]" in prob.stdout
+    assert "procedure torpedo_improvement_phase: to run one of those, name it" in prob.stderr
+    # a name is never ambiguous: the procedure runs and no note is printed
+    named = run_cli("resolve", book, "torpedo_improvement_phase", "--dice", "3")
+    assert named.exit_code == 0 and "note: rule" not in named.stderr

@@ -376,6 +376,8 @@ def resolve_cmd(
             max_steps=max_steps,
         )
     target = outcome.target
+    if target.note:  # a chart code numbering a table and a procedure: which one ran
+        err.print(Text(f"note: {target.note}"))
     if as_json:
         _emit_json(
             {
@@ -443,6 +445,8 @@ def prob_cmd(
     checked = load(rulebook, options)
     with located_in(checked.book.sources):
         question = ask(checked, procedure, given=given, at=at, decide=decide, of=of)
+        if question.target.note:
+            err.print(Text(f"note: {question.target.note}"))
         if samples is not None:
             if samples < 1:
                 raise InputError([error("--samples must be at least 1", where="--samples")])
