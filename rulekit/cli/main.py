@@ -544,6 +544,7 @@ def fmt_cmd(rulebook: str, check_only: bool) -> None:
 @click.option(
     "--seed", "seed", type=int, help="Seed for the dice (one is picked and shown if none)."
 )
+@click.option("--dice", "dice", metavar="N,N,...", help="Force the turns' die results, in order.")
 @click.option("--turns", "turns", type=int, help="Play at most this many turns now.")
 @click.option(
     "--policy",
@@ -572,6 +573,7 @@ def run_cmd(
     options: tuple[str, ...],
     scenario: str | None,
     seed: int | None,
+    dice: str | None,
     turns: int | None,
     policy: str | None,
     save: str | None,
@@ -622,6 +624,7 @@ def run_cmd(
         game = resume_game(checked, resume, policy, chosen)
     else:
         game = new_game(checked, scenario, seed, spec, chosen)
+    force_dice(game, dice, seeded=seed is not None or resume is not None)
     holder["game"] = game
     if isinstance(chosen, InteractivePolicy):
         from rulekit.play.screen import Viewer
@@ -639,6 +642,7 @@ def run_cmd(
     finally:
         if sink is not None:
             sink.close()
+    release_dice(game)
     if save:
         game.save(save)
     if as_json:
@@ -777,6 +781,7 @@ def simulate_cmd(
 
 from rulekit.cli.play_cmd import play_cmd  # noqa: E402 - registered last: a module of its own
 from rulekit.cli.procedures_cmd import procedures_cmd  # noqa: E402
+from rulekit.cli.run_dice import force_dice, release_dice  # noqa: E402
 
 main.add_command(play_cmd)
 main.add_command(procedures_cmd)
