@@ -66,3 +66,8 @@ def test_command_prints_what_the_tutorial_shows(command: str, shown: list[str]) 
             f"TUTORIAL shows {line!r}; `{command}` printed:\n" + "\n".join(printed)
         )
         position = printed.index(line.rstrip(), position) + 1
+
+
+def test_the_tutorial_game_is_in_the_canonical_layout() -> None:
+    result = run_cli("fmt", "--check", GAME)
+    assert result.exit_code == 0, result.output
