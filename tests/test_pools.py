@@ -195,3 +195,18 @@ def test_checker_rejects_bad_arguments(tmp_path: Path, body: str, message: str) 
     with pytest.raises(RulekitError) as caught:
         load(str(root))
     assert any(message in d.message for d in caught.value.diagnostics), caught.value.diagnostics
+
+
+def test_fudge_die_as_a_range_of_faces_exact_against_brute_force(tmp_path: Path) -> None:
+    # a Fudge die (-1, 0, +1) is a die of three faces from -1; four of them summed
+    root = tmp_path / "f"
+    root.mkdir()
+    (root / "rulebook.rk").write_text(
+        'rulebook "F"\ndice d3 = -1..1 [1.0] "a Fudge die"\n'
+        "procedure fudge -> int [1.0]\n    return roll 4 d3\n",
+        encoding="utf-8",
+    )
+    book = load(str(root))
+    dist = exact(book, ask(book, "fudge"))
+    counts: Counter[int] = Counter(sum(f) for f in itertools.product((-1, 0, 1), repeat=4))
+    assert {o.value: o.p for o in dist.outcomes} == {k: Fraction(v, 81) for k, v in counts.items()}
