@@ -65,6 +65,7 @@ class Resolution:
     seed: int | None  # the seed the dice were drawn from (None when only forced dice)
     trace: Trace | None  # every roll, modifier, row, decision and change (None if not asked)
     provisional_used: list[str]
+    note: str | None = None  # which one ran, when a chart code numbers a table and procedures
 
     @property
     def value(self) -> Any:
@@ -231,6 +232,7 @@ class Book:
             outcome.seed,
             outcome.trace if trace else None,
             list(outcome.trace.provisional_used),
+            target.note,
         )
 
     def prob(
@@ -262,8 +264,11 @@ class Book:
             if samples is not None:
                 if samples < 1:
                     raise InputError([error("--samples must be at least 1", where="--samples")])
-                return sampled(checked, question, samples, seed, max_steps)
-            return exact(checked, question, max_paths, max_steps)
+                dist = sampled(checked, question, samples, seed, max_steps)
+            else:
+                dist = exact(checked, question, max_paths, max_steps)
+        dist.note = question.target.note
+        return dist
 
     def play(
         self,

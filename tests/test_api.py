@@ -44,8 +44,8 @@ def test_given_as_a_dict_or_a_file_alike(book: rulekit.Book) -> None:
 
 
 def test_inputs_as_python_values_or_command_line_text_alike(book: rulekit.Book) -> None:
-    typed = book.resolve("6.0", at={"ships_sunk": 70}, dice=[6])
-    text = book.resolve("6.0", at=["ships_sunk=70"], dice=[6])
+    typed = book.resolve("torpedo_improvement_phase", at={"ships_sunk": 70}, dice=[6])
+    text = book.resolve("torpedo_improvement_phase", at=["ships_sunk=70"], dice=[6])
     # [6.0] "The player reaches 70 ships sunk ... The die roll is '6' ... (a '9' is required)"
     assert typed.value == text.value == "not_improved"
     assert typed.state == text.state
@@ -76,7 +76,7 @@ def test_bad_input_raises_the_command_lines_error(book: rulekit.Book) -> None:
     with pytest.raises(InputError, match="no dimension 'nosuch'"):
         book.lookup("7.1", at={"nosuch": 1}, roll=2)
     with pytest.raises(InputError, match="'nosuch' is not an input"):
-        book.resolve("6.0", at={"nosuch": 1}, dice=[1])
+        book.resolve("torpedo_improvement_phase", at={"nosuch": 1}, dice=[1])
 
 
 def test_a_rulebook_with_errors_does_not_load(tmp_path: Path) -> None:

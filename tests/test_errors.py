@@ -196,7 +196,13 @@ def test_ambiguous_rule_number() -> None:
 
 def test_dice_outside_the_faces() -> None:
     result = run_cli(
-        "resolve", RULEBOOKS / "silent_war", "6.0", "--at", "ships_sunk=70", "--dice", "10"
+        "resolve",
+        RULEBOOKS / "silent_war",
+        "torpedo_improvement_phase",  # 6.0 is the table now, which throws no die
+        "--at",
+        "ships_sunk=70",
+        "--dice",
+        "10",
     )
     assert result.exit_code == 1
     assert "--dice: error: --dice value 10 (number 1) is not a face of d10 (0..9)" in result.stderr

@@ -118,6 +118,7 @@ class Distribution:
     exact: bool = True
     samples: int = 0
     provisional_used: list[str] = field(factory=list)
+    note: str | None = None  # which one ran, when a chart code numbers a table and procedures
 
     @property
     def mean(self) -> Fraction | None:

@@ -21,7 +21,24 @@ from rulekit.language import nodes as n
 
 GRAPH_FUNCTIONS = ("distance", "route", "within")
 ENUM_FUNCTIONS = ("next_member", "members_of")
+# Builtins whose arguments are checked beyond their count (see ExprChecker._builtin_args)
+BUILTIN_ARGS = frozenset(
+    [
+        "sorted",
+        "sorted_desc",
+        "nth_highest",
+        "nth_lowest",
+        "keep_highest",
+        "keep_lowest",
+        "pairs",
+        "max_by",
+        "min_by",
+        "low",
+        "high",
+    ]
+)
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
+_BRACED = re.compile(r"\{([^{}\n]*)\}")
 
 
 def placeholders(text: str) -> list[str]:
@@ -68,6 +85,15 @@ class ExprChecker:
 
     def _check_placeholders(self, text: str, span: n.Span, scope: Scope) -> None:
         """``{name}`` and ``{name.attr}`` in a string must name something in scope."""
+        for inside in _BRACED.findall(text):
+            # only names are filled in: anything else would be printed as it stands
+            if _PLACEHOLDER.fullmatch("{" + inside + "}") is None:
+                self.err(
+                    f"'{{{inside}}}' cannot be filled in: only {{name}} or {{name.attr}} can",
+                    span,
+                    hint=f"work it out first (let value = {inside.strip() or '...'}), "
+                    "then write {value}",
+                )
         for dotted in placeholders(text):
             head, *attrs = dotted.split(".")
             found: t.Type | None = scope.get(head)
@@ -127,7 +153,7 @@ class ExprChecker:
         if isinstance(expr, n.Num):
             return t.INT if isinstance(expr.value, int) else t.NUMBER
         if isinstance(expr, n.Str):
-            if placeholders(expr.value):
+            if _BRACED.search(expr.value):
                 self._check_placeholders(expr.value, expr.span, scope)
                 return t.TEXT
             enum = _enum_in(want)
@@ -383,6 +409,8 @@ class ExprChecker:
             ):
                 self.err(f"{name}() takes {_arity(builtin.min_args, builtin.max_args)}", call.span)
             types = [self.infer(a.value, scope) for a in call.args]
+            if name in BUILTIN_ARGS and len(types) == builtin.max_args:
+                self._builtin_args(call, types)
             return builtin.returns(types)
         callables = [
             *GRAPH_FUNCTIONS,
@@ -402,6 +430,43 @@ class ExprChecker:
         for a in call.args:
             self.infer(a.value, scope)
         return t.ANY
+
+    def _builtin_args(self, call: n.Call, types: list[t.Type]) -> None:
+        """The argument types of the pool, range and by-field builtins (the others take any)."""
+        name, args = call.func, call.args
+        pool = types[0] == t.ROLL or t.as_list(types[0]) is not None
+        if name in ("low", "high"):
+            if types[0] not in (t.RANGE, t.ANY) and t.as_list(types[0]) != t.ListT(t.INT):
+                self.err(f"{name}() takes a range, not {types[0]}", args[0].value.span)
+            return
+        if not pool and types[0] != t.ANY:
+            self.err(f"{name}() takes a list or a roll, not {types[0]}", args[0].value.span)
+        if name == "pairs":
+            if types[1] != t.ROLL and t.as_list(types[1]) is None and types[1] != t.ANY:
+                self.err(f"pairs() takes a list or a roll, not {types[1]}", args[1].value.span)
+            return
+        if name in ("max_by", "min_by"):
+            self._by_field(call, types[0])
+            return
+        if len(types) > 1 and (not t.assignable(types[1], t.INT) or types[1] == t.NONE):
+            self.err(f"{name}() takes a whole number of items, not {types[1]}", args[1].value.span)
+
+    def _by_field(self, call: n.Call, pool: t.Type) -> None:
+        """max_by(list, "field"): the field is named as text and must hold numbers."""
+        field = call.args[1].value
+        if not isinstance(field, n.Str) or placeholders(field.value):
+            self.err(
+                f'{call.func}(list, "field") names the field as plain text',
+                field.span,
+                hint=f'e.g. {call.func}(units, "strength")',
+            )
+            return
+        listed = t.as_list(pool)
+        if listed is None or listed.item == t.ANY:
+            return
+        found = self._attr_type(listed.item, field.value, field.span)
+        if found != t.ANY and not t.is_numeric(found):
+            self.err(f"{call.func}() compares numbers; '{field.value}' is {found}", field.span)
 
     def _graph_call(self, call: n.Call, scope: Scope) -> t.Type:
         """distance(graph, a, b), route(graph, a, b), within(graph, starts, n)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from attrs import define
@@ -84,6 +84,7 @@ class Target:
     kind: str  # "table", "procedure" or "modifiers"
     name: str
     ref: n.RuleRef | None
+    note: str | None = None  # why this one, when the rule number names others too
 
 
 def find_target(checked: Checked, text: str, kinds: tuple[str, ...]) -> Target:
@@ -104,13 +105,21 @@ def find_target(checked: Checked, text: str, kinds: tuple[str, ...]) -> Target:
             ref = decl.ref
             if ref is not None and wanted in (ref.text, ref.number):
                 hits.append(Target(kind, name, ref))
-    # An exact reference beats a section number; then the first kind asked for wins
-    # (resolve 6.0 runs the procedure [6.0], not the table [6.0] it uses).
+    # An exact reference beats a section number; then a table (a chart code such as T3 or
+    # 7.1 names the chart, as lookup reads it), then the first kind asked for.
+    order = sorted(kinds, key=lambda kind: kind != "table")
     for pool in ([h for h in hits if h.ref is not None and h.ref.text == wanted], hits):
-        for kind in kinds:
+        for kind in order:
             of_kind = [h for h in pool if h.kind == kind]
             if len(of_kind) == 1:
-                return of_kind[0]
+                chosen = of_kind[0]
+                others = [f"{h.kind} {h.name}" for h in hits if h is not chosen]
+                if others:
+                    chosen.note = (
+                        f"rule {wanted} is {chosen.kind} {chosen.name}; it also numbers "
+                        f"{', '.join(others)}: to run one of those, name it"
+                    )
+                return chosen
             if of_kind:
                 break
     what = " or ".join(kinds)
@@ -227,11 +236,13 @@ class ValueReader:
         evaluate: Callable[[n.Expr], Any],
         source: str,
         text: str | None = None,
+        situation: Callable[[], Iterable[Any]] | None = None,
     ) -> None:
         self.c = checked
         self.evaluate = evaluate
         self.source = source
         self.text = text
+        self.situation = situation  # the game's values, to find a piece named on the command line
 
     def problem(self, key: str, message: str, hint: str | None = None) -> InputError:
         span = locate_key(self.source, self.text, key) if self.text is not None else None
@@ -242,6 +253,8 @@ class ValueReader:
     def read(self, raw: Any, typ: t.Type, key: str) -> Any:
         vocab = self.c.vocab
         try:
+            if isinstance(raw, str) and isinstance(typ, (t.KindT, t.RecordT)):
+                return self.named(raw, typ, key)
             if isinstance(typ, t.KindT):
                 if not isinstance(raw, dict):
                     raise CoerceError(f"a {typ.name} is given as a table of its attributes")
@@ -303,6 +316,60 @@ class ValueReader:
             ftype = self.c.vocab.type_of(fdecl.type)
             fields.append((fdecl.name, self.read(raw[fdecl.name], ftype, f"{key}.{fdecl.name}")))
         return RecordValue(name, tuple(fields))
+
+    def named(self, text: str, typ: t.KindT | t.RecordT, key: str) -> Any:
+        """``--at sub=Spearfish``: the piece or record of that name (or id) the situation holds."""
+        what = "a table of its attributes" if isinstance(typ, t.KindT) else "a table of its fields"
+        held = [v for v in _held(self.situation() if self.situation else ()) if _is_a(v, typ)]
+        if not held:
+            raise CoerceError(
+                f"no {typ.name} is in the situation to be named: give it as {what}",
+                hint=f"or put the {typ.name}s in the state first (--given FILE.toml)",
+            )
+        for exact in (True, False):
+            found = [v for v in held if any(_same(text, n, exact) for n in _names(v))]
+            if len(found) == 1:
+                return found[0]
+            if len(found) > 1:
+                raise CoerceError(f"several {typ.name}s are called '{text}'")
+        names = [n for v in held for n in _names(v)]
+        raise CoerceError(f"no {typ.name} called '{text}'", hint=did_you_mean(text, names))
+
+
+def _held(values: Iterable[Any]) -> Iterator[Any]:
+    """Every piece and record in the state, inside lists and pieces' attributes too, once."""
+    seen: set[int] = set()
+    stack = list(values)
+    while stack:
+        value = stack.pop(0)
+        if isinstance(value, (tuple, list)):
+            stack[:0] = list(value)
+        elif isinstance(value, (Entity, RecordValue)) and id(value) not in seen:
+            seen.add(id(value))
+            yield value
+            inner = (
+                value.attrs.values() if isinstance(value, Entity) else (v for _, v in value.fields)
+            )
+            stack.extend(inner)
+
+
+def _is_a(value: Any, typ: t.KindT | t.RecordT) -> bool:
+    if isinstance(typ, t.KindT):
+        return isinstance(value, Entity) and value.kind == typ.name
+    return isinstance(value, RecordValue) and value.type == typ.name
+
+
+def _names(value: Any) -> list[str]:
+    """What a piece or record is called: its label, its name and its id."""
+    fields = value.attrs if isinstance(value, Entity) else dict(value.fields)
+    names = [str(fields[k]) for k in ("name", "id") if fields.get(k) is not None]
+    if isinstance(value, Entity) and value.label and value.label not in names:
+        names.insert(0, value.label)
+    return names
+
+
+def _same(given: str, name: str, exact: bool) -> bool:
+    return given == name if exact else given.casefold() == name.casefold()
 
 
 def check_decisions(checked: Checked, pairs: list[tuple[str, str]], flag: str) -> None:

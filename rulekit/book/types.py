@@ -62,7 +62,9 @@ class ListT:
     item: Type
 
     def __str__(self) -> str:
-        return f"list of {self.item}"
+        # list of (int or none) is not (list of int) or none
+        item = f"({self.item})" if isinstance(self.item, UnionT) else str(self.item)
+        return f"list of {item}"
 
 
 @frozen

@@ -297,7 +297,7 @@ def resolve_cmd(
 
     from rulekit.api import load
     from rulekit.book.inputs import parse_dice
-    from rulekit.cli.show import out
+    from rulekit.cli.show import err, out
     from rulekit.engine.trace import render_text
     from rulekit.engine.values import show, to_json
 
@@ -311,6 +311,8 @@ def resolve_cmd(
         max_steps=max_steps,
     )
     assert outcome.trace is not None  # asked for (the default)
+    if outcome.note:  # a chart code numbering a table and procedures: which one ran
+        err.print(Text(f"note: {outcome.note}"))
     if as_json:
         _emit_json(
             {
@@ -395,6 +397,12 @@ def prob_cmd(
     )
     if target is not None:
         plot_distribution(dist, target)
+    if dist.note:
+        from rich.text import Text
+
+        from rulekit.cli.show import err
+
+        err.print(Text(f"note: {dist.note}"))
     if as_json:
         _emit_json(dist.to_json())
         return
@@ -497,6 +505,7 @@ def fmt_cmd(rulebook: str, check_only: bool) -> None:
 @click.option(
     "--seed", "seed", type=int, help="Seed for the dice (one is picked and shown if none)."
 )
+@click.option("--dice", "dice", metavar="N,N,...", help="Force the turns' die results, in order.")
 @click.option(
     "--turns", "turns", type=click.IntRange(min=0), help="Play at most this many turns now."
 )
@@ -528,6 +537,7 @@ def run_cmd(
     options: tuple[str, ...],
     scenario: str | None,
     seed: int | None,
+    dice: str | None,
     turns: int | None,
     policy: str | None,
     save: str | None,
@@ -584,6 +594,9 @@ def run_cmd(
         game = resume_game(checked, resume, policy, chosen)
     else:
         game = new_game(checked, scenario, seed, spec, chosen)
+    from rulekit.cli.run_dice import force_dice, release_dice
+
+    force_dice(game, dice, seeded=seed is not None or resume is not None)
     holder["game"] = game
     if isinstance(chosen, InteractivePolicy):
         from rulekit.play.screen import Viewer
@@ -611,6 +624,7 @@ def run_cmd(
     finally:
         if sink is not None:
             sink.close()
+    release_dice(game)
     if save:
         game.save(save)
     if as_json:
@@ -672,8 +686,10 @@ simulate_opts.register(main, option_switches, json_flag, reports_errors)
 
 
 from rulekit.cli.play_cmd import play_cmd  # noqa: E402 - registered last: a module of its own
+from rulekit.cli.procedures_cmd import procedures_cmd  # noqa: E402
 
 main.add_command(play_cmd)
+main.add_command(procedures_cmd)
 
 from rulekit.cli.render_cmd import register as register_render  # noqa: E402
 

@@ -10,7 +10,15 @@ from typing import Any
 from attrs import frozen
 
 from rulekit.book import types as t
-from rulekit.engine.values import EnumValue, normalize, unwrap
+from rulekit.engine.values import (
+    Entity,
+    EnumValue,
+    RangeValue,
+    RecordValue,
+    RollValue,
+    normalize,
+    unwrap,
+)
 
 
 class BuiltinError(Exception):
@@ -119,6 +127,115 @@ def _nth(args: list[Any], mode: str) -> Any:
     return items[i]
 
 
+def _pool(value: Any, name: str) -> list[Any]:
+    """The items of a list, or the faces of a roll (its dice, not its total)."""
+    if isinstance(value, RollValue):
+        return list(value.dice)
+    items = unwrap(value)
+    if not isinstance(items, tuple):
+        raise BuiltinError(f"{name}() takes a list or a roll, got {items!r}")
+    return list(items)
+
+
+def _ordered(value: Any, name: str, descending: bool) -> list[Any]:
+    # sorted() is stable, so equal items keep their order (pieces with equal ratings)
+    return sorted(_pool(value, name), key=_num, reverse=descending)
+
+
+def _count_arg(value: Any, name: str) -> int:
+    n = _num(value)
+    if not isinstance(n, int):
+        raise BuiltinError(f"{name}() takes a whole number of items, got {n}")
+    return n
+
+
+def _nth_of(descending: bool) -> Callable[[list[Any], str], Any]:
+    name = "nth_highest" if descending else "nth_lowest"
+
+    def run(args: list[Any], mode: str) -> Any:
+        items, n = _ordered(args[0], name, descending), _count_arg(args[1], name)
+        if not 1 <= n <= len(items):
+            raise BuiltinError(
+                f"{name}(): there is no {n}th of {len(items)} (the first is 1, the highest "
+                "or lowest itself)"
+            )
+        return items[n - 1]
+
+    return run
+
+
+def _keep(descending: bool) -> Callable[[list[Any], str], Any]:
+    name = "keep_highest" if descending else "keep_lowest"
+
+    def run(args: list[Any], mode: str) -> tuple[Any, ...]:
+        items, n = _ordered(args[0], name, descending), _count_arg(args[1], name)
+        return tuple(items[: max(n, 0)])
+
+    return run
+
+
+def _pairs(args: list[Any], mode: str) -> tuple[Any, ...]:
+    """Item i of one list with item i of the other, as long as both last."""
+    first, second = _pool(args[0], "pairs"), _pool(args[1], "pairs")
+    return tuple((a, b) for a, b in zip(first, second, strict=False))
+
+
+def _field(item: Any, name: str, builtin: str) -> Any:
+    item = unwrap(item)
+    if isinstance(item, Entity) and name in item.attrs:
+        return item.attrs[name]
+    if isinstance(item, RecordValue) and name in item.names():
+        return item.get(name)
+    raise BuiltinError(f"{builtin}(): {item} has no '{name}'")
+
+
+def _by(largest: bool) -> Callable[[list[Any], str], Any]:
+    builtin = "max_by" if largest else "min_by"
+
+    def run(args: list[Any], mode: str) -> Any:
+        items, name = _pool(args[0], builtin), unwrap(args[1])
+        if not isinstance(name, str):
+            raise BuiltinError(f'{builtin}(list, "field") takes the field\'s name as text')
+        if not items:
+            return None
+        # the first of equals wins, as max()/min() do: the order of the list decides ties
+        pick = max if largest else min
+        return pick(items, key=lambda item: _num(_field(item, name, builtin)))
+
+    return run
+
+
+def _range_end(high: bool) -> Callable[[list[Any], str], Any]:
+    builtin = "high" if high else "low"
+
+    def run(args: list[Any], mode: str) -> Any:
+        value = unwrap(args[0])
+        if isinstance(value, RangeValue):
+            return value.high if high else value.low  # none for an open end
+        if isinstance(value, tuple) and all(type(x) is int for x in value):
+            # range(a, b) is a list of whole numbers: its ends, or none when empty
+            return (max(value) if high else min(value)) if value else None
+        raise BuiltinError(f"{builtin}() takes a range, got {value!r}")
+
+    return run
+
+
+def _pool_item(types: list[t.Type]) -> t.Type:
+    if types and types[0] == t.ROLL:
+        return t.INT
+    listed = t.as_list(types[0]) if types else None
+    return listed.item if listed is not None else t.ANY
+
+
+def _pool_list(types: list[t.Type]) -> t.Type:
+    return t.ListT(_pool_item(types))
+
+
+def _pair_list(types: list[t.Type]) -> t.Type:
+    items = [_pool_item([x]) for x in types]
+    return t.ListT(t.ListT(t.union(*items)))
+
+
 def _same_list(types: list[t.Type]) -> t.Type:
     listed = t.as_list(types[0]) if types else None
     return listed if listed is not None else t.ListT(t.ANY)
@@ -199,6 +316,80 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("take", 2, 2, _same_list, _take, "the first n items of a list"),
         Builtin("drop", 2, 2, _same_list, _drop, "a list without its first n items"),
         Builtin("last", 1, 1, _element, _last, "the last item of a list, or none"),
+        Builtin(
+            "sorted",
+            1,
+            1,
+            _pool_list,
+            lambda a, m: tuple(_ordered(a[0], "sorted", False)),
+            "a list (or a roll's dice) from lowest to highest",
+        ),
+        Builtin(
+            "sorted_desc",
+            1,
+            1,
+            _pool_list,
+            lambda a, m: tuple(_ordered(a[0], "sorted_desc", True)),
+            "a list (or a roll's dice) from highest to lowest",
+        ),
+        Builtin(
+            "nth_highest",
+            2,
+            2,
+            lambda ts: _pool_item(ts[:1]),
+            _nth_of(True),
+            "the n-th highest item or die, from 1",
+        ),
+        Builtin(
+            "nth_lowest",
+            2,
+            2,
+            lambda ts: _pool_item(ts[:1]),
+            _nth_of(False),
+            "the n-th lowest item or die, from 1",
+        ),
+        Builtin(
+            "keep_highest",
+            2,
+            2,
+            lambda ts: _pool_list(ts[:1]),
+            _keep(True),
+            "the n highest items or dice, highest first",
+        ),
+        Builtin(
+            "keep_lowest",
+            2,
+            2,
+            lambda ts: _pool_list(ts[:1]),
+            _keep(False),
+            "the n lowest items or dice, lowest first",
+        ),
+        Builtin(
+            "pairs",
+            2,
+            2,
+            _pair_list,
+            _pairs,
+            "[a, b] for item i of each list, as far as the shorter goes",
+        ),
+        Builtin("max_by", 2, 2, _element, _by(True), "the item whose named field is largest"),
+        Builtin("min_by", 2, 2, _element, _by(False), "the item whose named field is smallest"),
+        Builtin(
+            "low",
+            1,
+            1,
+            lambda ts: t.union(t.INT, t.NONE),
+            _range_end(False),
+            "the low end of a range (none if open)",
+        ),
+        Builtin(
+            "high",
+            1,
+            1,
+            lambda ts: t.union(t.INT, t.NONE),
+            _range_end(True),
+            "the high end of a range (none if open)",
+        ),
         Builtin("odd", 1, 1, lambda ts: t.BOOL, lambda a, m: _num(a[0]) % 2 == 1, "is odd"),
         Builtin("even", 1, 1, lambda ts: t.BOOL, lambda a, m: _num(a[0]) % 2 == 0, "is even"),
     ]

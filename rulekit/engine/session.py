@@ -83,7 +83,10 @@ def bind_inputs(
         reader = ValueReader(checked, interp.eval, given_path, text)
         sources.extend((key, value, reader) for key, value in raw.items())
     for name, value in at:
-        sources.append((name, value, ValueReader(checked, interp.eval, f"--at {name}")))
+        situation = interp.state.values.values  # a piece may be named: --at sub=Spearfish
+        sources.append(
+            (name, value, ValueReader(checked, interp.eval, f"--at {name}", None, situation))
+        )
     for key, raw_value, reader in sources:
         if key in slots:
             args[key] = reader.read(raw_value, slots[key], key)

@@ -151,6 +151,8 @@ def _convert(exc: UnexpectedInput, path: str, parser: Lark, unit: str = "block")
             hint = "this line is indented more than the line before it needs"
         elif names & {"CELLWORD", "VBAR"} and str(token) in ("(", ")", "{", "}", "~"):
             hint = f"to write '{token}' in a table cell, put the cell's text in quotes"
+        elif "REF" in names and str(token).startswith("["):
+            hint = "a rule reference starts with its number, [14.16]; a rule without one is cited by its heading, [§Torpedo Dud Checks]"  # noqa: E501
         return SyntaxProblem([error(message, span, hint=hint)])
     if isinstance(exc, UnexpectedCharacters):
         char = exc.char

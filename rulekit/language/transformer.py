@@ -222,6 +222,9 @@ class AstBuilder(Transformer[Token, n.Module]):
     def type_list(self, meta: Meta, c: list[Any]) -> n.ListType:
         return n.ListType(c[0], span=self._span(meta))
 
+    def type_paren(self, meta: Meta, c: list[Any]) -> n.TypeExpr:
+        return c[0]  # type: ignore[no-any-return]  # (T or U) is T or U; a union flattens later
+
     # ---- tables -------------------------------------------------------------------
 
     def table_decl(self, meta: Meta, c: list[Any]) -> n.TableDecl:
