@@ -138,9 +138,10 @@ class Procedure:
 
     def __init__(self, comp: Compiler, decl: n.ProcedureDecl) -> None:
         self.frame_name = f"procedure {decl.name}"
+        self.ref = decl.ref
 
         def build(i: Interpreter) -> tuple[Any] | None:
-            self.body = stmts.block(comp, decl.body, None, decl.ref)
+            self.body = comp.body(decl)
             return self.body(i)
 
         self.body = build

@@ -1,0 +1,602 @@
+"""Procedures generated as Python source, one function per procedure and trace mode.
+
+The closures of rulekit.engine.compiler call one Python function per AST node; here a
+procedure's body becomes the text of one Python function (jinja's CodeGenerator is the
+model: a writer of indented lines that notes, for each line, the node it came from), compiled
+once per checked rulebook. The function does what the closures do, in the same order: the
+same values, steps, rule references, trace events, dice throws, decisions and errors.
+
+The trace is chosen when the code is generated: each procedure has a traced function (its
+check, value and note events written) and an untraced one (run while ``i.muted``: working out
+a decision's default, a quiet helper). Nothing from a rulebook enters the source except as
+the ``repr()`` of a str, int or bool, or as a constant held in the function's namespace under
+a generated name (``_k3``); rulebook names never become identifiers. Every line knows the
+rulebook span it came from (``Generated.where``).
+
+Node kinds the generator does not write out yet run as the closure the compiler builds for
+them, called from the generated code (``_k7(i)``): the two share the interpreter's state, so
+mixing them changes nothing that is observable.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from attrs import frozen
+
+from rulekit.engine import compile_stmts as stmts
+from rulekit.engine.runtime import MAX_NESTING, ORDER, Frame
+from rulekit.engine.trace import CheckEvent, NoteEvent, ValueEvent
+from rulekit.engine.values import Entity, EnumValue, one_of_a_kind, plain, to_json, truth
+from rulekit.errors import RuleViolation, error
+from rulekit.language import nodes as n
+
+if TYPE_CHECKING:
+    from rulekit.engine.compile_calls import Procedure
+    from rulekit.engine.compiler import Compiler
+    from rulekit.engine.interpreter import Interpreter
+
+Body = Callable[["Interpreter"], "tuple[Any] | None"]
+
+_NONE_TYPE = type(None)
+_PLAIN_EQ = frozenset({int, str, bool, _NONE_TYPE, EnumValue, Entity})
+
+
+def enabled() -> bool:
+    """Whether procedures run as generated source (RULEKIT_ENGINE=generated) or as closures."""
+    return os.environ.get("RULEKIT_ENGINE", "") == "generated"
+
+
+# ---- what generated code calls ------------------------------------------------------------
+
+
+def _cond(v: Any) -> bool:
+    if v is True or v is False:
+        return v
+    return truth(v)
+
+
+def _eq(i: Interpreter, a: Any, b: Any) -> bool:
+    t = type(a)
+    if t is type(b) and t in _PLAIN_EQ:
+        return bool(a == b)
+    return i._eq(a, b)
+
+
+def _check(i: Interpreter, result: bool, text: str, rule: str) -> bool:
+    i.trace.events.append(CheckEvent(i.depth, text, result, rule))
+    return result
+
+
+def _violate(i: Interpreter, message: str, span: n.Span, rule: n.RuleRef | None) -> None:
+    raise RuleViolation([error(message, span, rule=rule, context=f"in {i.frame.name}")])
+
+
+_RUNTIME: dict[str, Any] = {
+    "_cond": _cond,
+    "_eq": _eq,
+    "_check": _check,
+    "_violate": _violate,
+    "_plain": plain,
+    "_Entity": Entity,
+    "_ValueEvent": ValueEvent,
+    "_NoteEvent": NoteEvent,
+    "_to_json": to_json,
+}
+
+
+# ---- the source and its line map ----------------------------------------------------------
+
+
+@frozen
+class Generated:
+    """One generated function: its source, where each line came from, and the function."""
+
+    name: str
+    source: str
+    spans: tuple[n.Span | None, ...]  # by line of source, from 1
+    function: Body
+
+    def where(self, line: int) -> n.Span | None:
+        """The rulebook span that line ``line`` (1-based) of the source was written for."""
+        if 1 <= line <= len(self.spans):
+            return self.spans[line - 1]
+        return None
+
+    def annotated(self) -> str:
+        """The source for a reader: each line with the rulebook line it came from."""
+        width = max((len(line) for line in self.source.splitlines()), default=0)
+        out = []
+        for line, span in zip(self.source.splitlines(), self.spans, strict=True):
+            tail = f"  # {span.file}:{span.line}" if span is not None and span.line else ""
+            out.append((line.ljust(width) + tail).rstrip())
+        return "\n".join(out) + "\n"
+
+
+def mangle(name: str) -> str:
+    """A rulebook name as a safe Python identifier: letters and digits kept, others coded."""
+    out = []
+    for ch in name:
+        if ch.isascii() and (ch.isalnum() or ch == "_") and ch != "_":
+            out.append(ch)
+        else:
+            out.append(f"_{ord(ch):x}_")
+    return "".join(out)
+
+
+class _Writer:
+    """Indented lines, each with the span it was written for, and the constants they use."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.spans: list[n.Span | None] = []
+        self.level = 0
+        self.span: n.Span | None = None
+        self.names: dict[str, Any] = {}
+        self._by_id: dict[int, str] = {}
+        self._temps = 0
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.level + text)
+        self.spans.append(self.span)
+
+    def const(self, value: Any) -> str:
+        """Source for a constant: a literal for str/int/bool/None, else a namespace name."""
+        t = type(value)
+        if value is None or t is bool or t is int or t is str:
+            return repr(value)
+        key = id(value)
+        name = self._by_id.get(key)
+        if name is None:
+            name = self._by_id[key] = f"_k{len(self._by_id)}"
+            self.names[name] = value
+        return name
+
+    def temp(self) -> str:
+        self._temps += 1
+        return f"_t{self._temps}"
+
+
+# ---- procedures ---------------------------------------------------------------------------
+
+
+def procedure(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
+    """The body of a procedure as one function ``(i) -> None | (result,)``."""
+    gen = _Gen(comp, traced)
+    fname = f"{'traced' if traced else 'untraced'}_{mangle(decl.name)}"
+    w = gen.w
+    w.span = decl.span
+    w.line(f"def {fname}(i):")
+    w.level += 1
+    w.line("L = i.locals")
+    gen.block(decl.body, None, decl.ref)
+    w.line("return None")
+    source = "\n".join(w.lines) + "\n"
+    namespace: dict[str, Any] = dict(_RUNTIME)
+    namespace.update(w.names)
+    filename = f"<rulekit {fname}>"
+    exec(compile(source, filename, "exec"), namespace)  # our own text: see the module docstring
+    return Generated(fname, source, tuple(w.spans), namespace[fname])
+
+
+class _Gen:
+    """Writes the statements and expressions of one procedure."""
+
+    def __init__(self, comp: Compiler, traced: bool) -> None:
+        self.comp = comp
+        self.traced = traced
+        self.w = _Writer()
+
+    # ---- statements ----------------------------------------------------------------------
+
+    def block(
+        self, body: tuple[n.Stmt, ...], inherited: n.RuleRef | None, rule: n.RuleRef | None
+    ) -> None:
+        if not body:
+            self.w.line("pass")
+        for s in body:
+            self.statement(s, inherited, rule)
+
+    def _step(self, span: n.Span, ref: n.RuleRef | None) -> None:
+        w = self.w
+        w.line("i.steps += 1")
+        w.line(f"if i.steps > i.max_steps: raise i.over_budget({w.const(span)})")
+        w.line(f"i.ref = {w.const(ref)}")
+
+    def statement(self, s: n.Stmt, inherited: n.RuleRef | None, rule: n.RuleRef | None) -> None:
+        w = self.w
+        w.span = s.span
+        base = inherited or rule
+        own: n.RuleRef | None = getattr(s, "ref", None)
+        here = own or base
+        if isinstance(s, n.Let):
+            self._step(s.span, here)
+            value = self.expr(s.value)
+            shown = s.ref is not None and not stmts._traced_itself(s.value)
+            if shown and self.traced:
+                assert s.ref is not None
+                t = w.temp()
+                w.line(f"L[{s.name!r}] = {t} = {value}")
+                w.line(
+                    f"i.trace.events.append(_ValueEvent(i.depth, {s.name!r}, _to_json({t}), "
+                    f"{s.ref.text!r}))"
+                )
+            else:
+                w.line(f"L[{s.name!r}] = {value}")
+        elif isinstance(s, n.Return):
+            self._step(s.span, here)
+            w.line(f"return ({self.expr(s.value) if s.value is not None else 'None'},)")
+        elif isinstance(s, n.ExprStmt):
+            self._step(s.span, here)
+            w.line(self.expr(s.call))
+        elif isinstance(s, n.If):
+            self._if(s, here, base, inherited, rule)
+        elif isinstance(s, n.While):
+            self._step(s.span, here)
+            w.line(f"while {self.check(s.cond, s.ref)}:")
+            w.level += 1
+            w.line("i.steps += 1")
+            w.line(f"if i.steps > i.max_steps: raise i.over_budget({w.const(s.span)})")
+            self.block(s.body, s.ref or inherited, rule)
+            w.level -= 1
+        elif isinstance(s, n.ForEach):
+            self._step(s.span, here)
+            t = w.temp()
+            source = self.expr(s.iterable)
+            w.line(f"for {t} in i._iterate({source}, {w.const(s.iterable.span)}):")
+            w.level += 1
+            w.line(f"L[{s.var!r}] = {t}")
+            self.block(s.body, s.ref or inherited, rule)
+            w.level -= 1
+        elif isinstance(s, n.Require):
+            cited = s.ref or rule
+            self._step(s.span, here)
+            message = s.message + (f" (rule [{cited.text}])" if cited else "")
+            w.line(f"if not {self.cond(s.cond)}:")
+            w.line(f"    _violate(i, {message!r}, {w.const(s.span)}, {w.const(cited)})")
+        elif isinstance(s, n.NoteStmt):
+            cited = s.ref or rule
+            self._step(s.span, here)
+            text = w.const(self.comp.interpolate(s.text, s.span))
+            if self.traced:
+                c = cited.text if cited else None
+                w.line(f"i.trace.events.append(_NoteEvent(i.depth, {text}(i), {c!r}))")
+            else:
+                w.line(f"{text}(i)")
+        elif isinstance(s, n.Pass):
+            self._step(s.span, here)
+        else:  # written by the closure compiler (choose, assignments)
+            code = w.const(stmts.statement(self.comp, s, inherited, rule))
+            t = w.temp()
+            w.line(f"{t} = {code}(i)")
+            w.line(f"if {t} is not None: return {t}")
+
+    def _if(
+        self,
+        s: n.If,
+        here: n.RuleRef | None,
+        base: n.RuleRef | None,
+        inherited: n.RuleRef | None,
+        rule: n.RuleRef | None,
+    ) -> None:
+        w = self.w
+        w.line("i.steps += 1")
+        w.line(f"if i.steps > i.max_steps: raise i.over_budget({w.const(s.span)})")
+        if len(s.branches) > 1:
+            w.line(f"i.ref = {w.const(here)}")
+        opened = 0
+        for k, b in enumerate(s.branches):
+            w.span = b.span
+            w.line(f"i.ref = {w.const(b.ref or base)}")
+            w.line(f"if {self.check(b.cond, b.ref)}:")
+            w.level += 1
+            self.block(b.body, b.ref or inherited, rule)
+            w.level -= 1
+            if k < len(s.branches) - 1 or s.otherwise:
+                w.line("else:")
+                w.level += 1
+                opened += 1
+        if s.otherwise:
+            self.block(s.otherwise, inherited, rule)
+        w.level -= opened
+
+    def check(self, cond: n.Expr, ref: n.RuleRef | None) -> str:
+        """A condition; one that cites a rule is shown in the (traced) trace."""
+        code = self.cond(cond)
+        if ref is None or not self.traced:
+            return code
+        return f"_check(i, {code}, {self.comp.text(cond.span)!r}, {ref.text!r})"
+
+    # ---- expressions ---------------------------------------------------------------------
+
+    def fallback(self, e: Any) -> str:
+        return f"{self.w.const(self.comp.expr(e))}(i)"
+
+    def cond(self, e: n.Expr) -> str:
+        """Source giving the truth of ``e`` as a bool."""
+        code = self.expr(e)
+        if isinstance(e, n.Compare | n.BoolOp | n.Not):
+            return code
+        return f"_cond({code})"
+
+    def expr(self, e: Any) -> str:
+        w = self.w
+        if isinstance(e, n.Num | n.Bool):
+            return w.const(e.value)
+        if isinstance(e, n.NoneLit):
+            return "None"
+        if isinstance(e, n.Str):
+            member = self.comp.members.get(id(e))
+            if member is not None:
+                return w.const(member)
+            if "{" in e.value:
+                return self.fallback(e)
+            return w.const(e.value)
+        if isinstance(e, n.Name):
+            return self._name(e)
+        if isinstance(e, n.Attr):
+            return self._attr(e)
+        if isinstance(e, n.ListLit):
+            items = [self.expr(x) for x in e.items]
+            return "(" + "".join(f"{x}, " for x in items) + ")"
+        if isinstance(e, n.BoolOp):
+            return f"({self.cond(e.left)} {e.op} {self.cond(e.right)})"
+        if isinstance(e, n.Not):
+            return f"(not {self.cond(e.operand)})"
+        if isinstance(e, n.IfExpr):
+            cond, then = self.cond(e.cond), self.expr(e.then)
+            return f"({then} if {cond} else {self.expr(e.otherwise)})"
+        if isinstance(e, n.UnaryOp):
+            t, operand = w.temp(), self.expr(e.operand)
+            slow = f"i._arith('-', 0, {t}, {w.const(e.span)})"  # unary + negates too
+            return f"(-{t} if type({t} := {operand}) is int else {slow})"
+        if isinstance(e, n.BinOp):
+            return self._binop(e)
+        if isinstance(e, n.Compare):
+            return self._compare(e)
+        if isinstance(e, n.Call) and self._is_procedure(e.func):
+            return self._procedure_call(e)
+        return self.fallback(e)
+
+    def _is_procedure(self, name: str) -> bool:
+        """Whether a call of ``name`` calls a procedure (as compile_calls.call decides)."""
+        book = self.comp.book
+        return (
+            name not in self.comp.tables and name not in book.modifiers and name in book.procedures
+        )
+
+    def _procedure_call(self, e: n.Call) -> str:
+        """Step, bind the arguments, then run the procedure (compile_calls._procedure_call)."""
+        comp, w = self.comp, self.w
+        decl = comp.book.procedures[e.func]
+        args = self._bind(e, decl.params)
+        if args is None:
+            return self.fallback(e)
+        proc = w.const(comp.procedure(e.func))
+        invoke = "_call_traced" if self.traced else "_call_untraced"
+        return f"{invoke}(_stepped(i, {w.const(e.span)}), {proc}, {args})"
+
+    def _bind(self, e: n.Call, params: tuple[n.Param, ...]) -> str | None:
+        """Source of the arguments' dict (compile_args.binder); None where the binder fails."""
+        from rulekit.engine.compile_args import _enum_param
+
+        w = self.w
+        keys: list[str] = []
+        for index, arg in enumerate(e.args):
+            if arg.name is None and index >= len(params):
+                return None
+            keys.append(arg.name if arg.name is not None else params[index].name)
+        if any(p.name not in keys and p.default is None for p in params):
+            return None
+        values = [self.expr(a.value) for a in e.args]
+        plan: list[tuple[str, int | Any, Any]] = []
+        for p in params:
+            if p.name in keys:
+                index = len(keys) - 1 - keys[::-1].index(p.name)  # the last one given wins
+                plan.append((p.name, index, _enum_param(self.comp, p, e.span)))
+            else:
+                assert p.default is not None
+                plan.append((p.name, self.comp.cached(p.default), None))
+        in_order = len(values) == len(params) and all(
+            src == k for k, (_, src, _) in enumerate(plan)
+        )
+        if in_order and not any(read for _, _, read in plan):
+            return (
+                "{"
+                + ", ".join(f"{name!r}: {v}" for (name, _, _), v in zip(plan, values, strict=True))
+                + "}"
+            )
+        # arguments in order, then texts read as enum members, then defaults, in order
+        given = "(" + "".join(f"{v}, " for v in values) + ")"
+        return f"_bind(i, {w.const(tuple(plan))}, {given})"
+
+    def _name(self, e: n.Name) -> str:
+        comp, w = self.comp, self.w
+        name = e.id
+        other = w.const(comp.fetch(e)[1])  # a state variable, else a constant, member...
+        member = comp.members.get(id(e))
+        if member is None or name in comp.book.consts or name in comp.book.states:
+            return f"(L[{name!r}] if {name!r} in L else {other}(i))"
+        # an enum member, unless a local or a state variable shadows it
+        return (
+            f"(L[{name!r}] if {name!r} in L else "
+            f"{other}(i) if {name!r} in i.state.values else {w.const(member)})"
+        )
+
+    def _attr(self, e: n.Attr) -> str:
+        comp, w = self.comp, self.w
+        if comp.provisional_kinds(e.name):
+            return self.fallback(e)
+        if isinstance(e.obj, n.Name):  # a local, else as Compiler.fetch reads it
+            h, elsewhere = comp.fetch(e.obj)
+            obj = f"(L[{h!r}] if {h!r} in L else {w.const(elsewhere)}(i))"
+        else:
+            obj = self.expr(e.obj)
+        t, a = w.temp(), e.name
+        return (
+            f"({t}.attrs[{a!r}] if type({t} := {obj}) is _Entity and {a!r} in {t}.attrs "
+            f"else i._attr({t}, {a!r}, {w.const(e.span)}))"
+        )
+
+    def _binop(self, e: n.BinOp) -> str:
+        w = self.w
+        left, right = self.expr(e.left), self.expr(e.right)
+        a, b, span = w.temp(), w.temp(), w.const(e.span)
+        op = e.op
+        if op in ("+", "-", "*"):
+            fast = f"{a} {op} {b}"
+            # both sides are evaluated before either is tested: '&' does not short-circuit
+            test = f"(type({a} := {left}) is int) & (type({b} := {right}) is int)"
+            if op == "+":
+                return f"({fast} if {test} else _join_or_arith(i, {a}, {b}, {span}))"
+            return f"({fast} if {test} else i._arith({op!r}, {a}, {b}, {span}))"
+        return f"i._arith({op!r}, {left}, {right}, {span})"
+
+    def _constant(self, e: n.Expr) -> tuple[bool, Any]:
+        """Whether ``e`` always gives the same value without any effect, and that value
+        (as rulekit.engine.compiler._constant decides)."""
+        if isinstance(e, n.Num | n.Bool):
+            return True, e.value
+        if isinstance(e, n.Str):
+            member = self.comp.members.get(id(e))
+            if member is not None:
+                return True, member
+            if "{" not in e.value:
+                return True, e.value
+        return False, None
+
+    def _compare(self, e: n.Compare) -> str:
+        w = self.w
+        op, span = e.op, w.const(e.span)
+        if op in ("in", "not in"):
+            left, right = self.expr(e.left), self.expr(e.right)
+            return f"i._contains({op!r}, {left}, {right}, {w.const(e.right.span)})"
+        fixed, k = self._constant(e.right)
+        if op in ("=", "!="):
+            same = op == "="
+            if isinstance(e.right, n.NoneLit):
+                left = self.expr(e.left)
+                return f"((_plain({left}) is None) is {same})"
+            if isinstance(e.left, n.NoneLit):
+                right = self.expr(e.right)
+                return f"((_plain({right}) is None) is {same})"
+            left = self.expr(e.left)
+            if fixed and type(k) in _PLAIN_EQ:
+                t, kk, kt = w.temp(), w.const(k), w.const(type(k))
+                return (
+                    f"((({t} == {kk}) if type({t} := {left}) is {kt} else i._eq({t}, {kk})) "
+                    f"is {same})"
+                )
+            right = self.expr(e.right)
+            return f"(_eq(i, {left}, {right}) is {same})"
+        left, right = self.expr(e.left), self.expr(e.right)
+        if op not in ORDER:
+            return f"i._order({op!r}, {left}, {right}, {span})"
+        sym = op
+        a, b = w.temp(), w.temp()
+        if fixed and type(k) is int:
+            slow = f"i._order({op!r}, {a}, {k!r}, {span})"
+            return f"({a} {sym} {k!r} if type({a} := {left}) is int else {slow})"
+        test = f"(type({a} := {left}) is int) & (type({b} := {right}) is int)"
+        return f"({a} {sym} {b} if {test} else i._order({op!r}, {a}, {b}, {span}))"
+
+
+def _join_or_arith(i: Interpreter, a: Any, b: Any, span: n.Span) -> Any:
+    """``a + b`` when not both ints: lists join, numbers add (the closure's slower path)."""
+    pa, pb = plain(a), plain(b)
+    if isinstance(pa, tuple) and isinstance(pb, tuple):
+        return pa + pb
+    return i._arith("+", a, b, span)
+
+
+_RUNTIME["_join_or_arith"] = _join_or_arith
+
+
+def _stepped(i: Interpreter, span: n.Span) -> Interpreter:
+    """A step, inside an expression: a call steps before its arguments are evaluated."""
+    i.steps += 1
+    if i.steps > i.max_steps:
+        raise i.over_budget(span)
+    return i
+
+
+def _bind(
+    i: Interpreter, plan: tuple[tuple[str, Any, Any], ...], values: tuple[Any, ...]
+) -> dict[str, Any]:
+    """Arguments to parameters by a plan: an argument's index (and how to read a text
+    given for an enum parameter), or a default's closure, evaluated where the call is."""
+    bound: dict[str, Any] = {}
+    for name, src, read in plan:
+        if type(src) is int:
+            value = values[src]
+            if read is not None and isinstance(value, str):
+                value = read(i, value)
+            bound[name] = value
+        else:
+            bound[name] = src(i)
+    return bound
+
+
+def _call_traced(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
+    """A procedure called while the trace is written (compile_calls._procedure_call)."""
+    quietly = proc.quietly
+    if quietly is not None and i.trace.events:
+        return quietly(i, args)
+    return proc.traced(i, args)
+
+
+def _call_untraced(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
+    """A procedure called off the record; while a default that only computes is worked out,
+    the same call gives the same result in as many steps (runtime.Memo)."""
+    memo = i.memo
+    if memo is None:
+        return _run(i, proc, args)
+    key = (proc, len(i.frames), *map(id, args.values()))
+    hit = memo.calls.get(key)
+    if hit is not None and i.steps + hit[1] <= i.max_steps:
+        i.steps += hit[1]
+        if not one_of_a_kind(hit[0]):
+            memo.reused = True
+        return hit[0]
+    given = tuple(args.values())  # kept with the result, so their ids stay theirs
+    before = i.steps
+    result = _run(i, proc, args)
+    memo.calls[key] = (result, i.steps - before, given)
+    return result
+
+
+def _run(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
+    frames = i.frames
+    frame = Frame(proc.frame_name, proc.ref, args)
+    if len(frames) > MAX_NESTING:
+        raise i.too_deep(frame)
+    frames.append(frame)
+    i.locals = args
+    saved = i.ref
+    try:
+        out = proc.body(i)
+    finally:
+        frames.pop()
+        i.locals = frames[-1].locals
+        i.ref = saved
+    return None if out is None else out[0]
+
+
+_RUNTIME.update(
+    _stepped=_stepped, _bind=_bind, _call_traced=_call_traced, _call_untraced=_call_untraced
+)
+
+
+def procedure_body(comp: Compiler, decl: n.ProcedureDecl) -> Body:
+    """A procedure's body: its traced function, or its untraced one while ``i.muted``."""
+    traced = procedure(comp, decl, True)
+    untraced = procedure(comp, decl, False)
+    comp.generated[decl.name] = (traced, untraced)
+    run_traced, run_untraced = traced.function, untraced.function
+
+    def body(i: Interpreter) -> tuple[Any] | None:
+        return run_untraced(i) if i.muted else run_traced(i)
+
+    return body
