@@ -17,6 +17,7 @@ from rulekit.book.checker import Checked, check, load
 from rulekit.book.inputs import find_target, parse_dice, split_assignments
 from rulekit.book.loader import load_rulebook
 from rulekit.book.tables import LookupMiss
+from rulekit.cli.compile_cmd import compile_cmd
 from rulekit.cli.show import (
     err,
     explain_turn,
@@ -740,6 +741,8 @@ def simulate_cmd(
     for ending, count in result.endings.items():
         out.print(Text(f"  {count:>5}  {ending}"))
 
+
+main.add_command(compile_cmd)  # rulekit.cli.compile_cmd
 
 if __name__ == "__main__":  # pragma: no cover
     main()

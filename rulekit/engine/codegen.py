@@ -20,7 +20,10 @@ mixing them changes nothing that is observable.
 
 from __future__ import annotations
 
+import itertools
+import linecache
 import os
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +33,7 @@ from rulekit.engine import compile_stmts as stmts
 from rulekit.engine.runtime import MAX_NESTING, ORDER, Frame
 from rulekit.engine.trace import CheckEvent, NoteEvent, ValueEvent
 from rulekit.engine.values import Entity, EnumValue, one_of_a_kind, plain, to_json, truth
-from rulekit.errors import RuleViolation, error
+from rulekit.errors import RulekitError, RuleRuntimeError, RuleViolation, error
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
@@ -106,12 +109,14 @@ class Generated:
         return None
 
     def annotated(self) -> str:
-        """The source for a reader: each line with the rulebook line it came from."""
-        width = max((len(line) for line in self.source.splitlines()), default=0)
-        out = []
+        """The source for a reader: a line that starts a rulebook line says which."""
+        out, last = [], None
         for line, span in zip(self.source.splitlines(), self.spans, strict=True):
-            tail = f"  # {span.file}:{span.line}" if span is not None and span.line else ""
-            out.append((line.ljust(width) + tail).rstrip())
+            where = f"{span.file}:{span.line}" if span is not None and span.line else None
+            if where is not None and where != last:
+                line += f"  # {where}"
+            last = where or last
+            out.append(line)
         return "\n".join(out) + "\n"
 
 
@@ -176,9 +181,34 @@ def procedure(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
     source = "\n".join(w.lines) + "\n"
     namespace: dict[str, Any] = dict(_RUNTIME)
     namespace.update(w.names)
-    filename = f"<rulekit {fname}>"
+    filename = f"<rulekit {fname} {next(_SERIAL)}>"
     exec(compile(source, filename, "exec"), namespace)  # our own text: see the module docstring
-    return Generated(fname, source, tuple(w.spans), namespace[fname])
+    generated = Generated(fname, source, tuple(w.spans), namespace[fname])
+    _BY_FILE[filename] = generated
+    # a Python traceback through generated code shows its lines (for rulekit's developers)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return generated
+
+
+_SERIAL = itertools.count(1)
+_BY_FILE: weakref.WeakValueDictionary[str, Generated] = weakref.WeakValueDictionary()
+
+
+def located(i: Interpreter, exc: BaseException) -> RuleRuntimeError | None:
+    """An unexpected Python error raised in generated code, as an error at the rulebook
+    line the innermost generated line came from (never at the generated code)."""
+    if isinstance(exc, RulekitError):
+        return None
+    span = None
+    tb = exc.__traceback__
+    while tb is not None:
+        generated = _BY_FILE.get(tb.tb_frame.f_code.co_filename)
+        if generated is not None:
+            span = generated.where(tb.tb_lineno) or span
+        tb = tb.tb_next
+    if span is None:
+        return None
+    return i.fail(f"internal error: {type(exc).__name__}: {exc}", span)
 
 
 class _Gen:
@@ -589,14 +619,29 @@ _RUNTIME.update(
 )
 
 
+def procedures(comp: Compiler, decl: n.ProcedureDecl) -> tuple[Generated, Generated]:
+    """A procedure's traced and untraced functions, generated once per checked rulebook."""
+    both = comp.generated.get(decl.name)
+    if both is None:
+        both = comp.generated[decl.name] = (
+            procedure(comp, decl, True),
+            procedure(comp, decl, False),
+        )
+    return both
+
+
 def procedure_body(comp: Compiler, decl: n.ProcedureDecl) -> Body:
     """A procedure's body: its traced function, or its untraced one while ``i.muted``."""
-    traced = procedure(comp, decl, True)
-    untraced = procedure(comp, decl, False)
-    comp.generated[decl.name] = (traced, untraced)
+    traced, untraced = procedures(comp, decl)
     run_traced, run_untraced = traced.function, untraced.function
 
     def body(i: Interpreter) -> tuple[Any] | None:
-        return run_untraced(i) if i.muted else run_traced(i)
+        try:
+            return run_untraced(i) if i.muted else run_traced(i)
+        except Exception as exc:
+            error = located(i, exc)
+            if error is None:
+                raise
+            raise error from exc
 
     return body
