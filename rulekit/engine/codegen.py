@@ -29,10 +29,19 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
+from rulekit.book.tables import Cell, CompiledTable, LookupMiss
 from rulekit.engine import compile_stmts as stmts
-from rulekit.engine.runtime import MAX_NESTING, ORDER, Frame
-from rulekit.engine.trace import CheckEvent, NoteEvent, ValueEvent
-from rulekit.engine.values import Entity, EnumValue, one_of_a_kind, plain, to_json, truth
+from rulekit.engine.runtime import MAX_NESTING, ORDER, Frame, clamp_track
+from rulekit.engine.trace import CheckEvent, LookupEvent, NoteEvent, ValueEvent
+from rulekit.engine.values import (
+    Entity,
+    EnumValue,
+    RollValue,
+    one_of_a_kind,
+    plain,
+    to_json,
+    truth,
+)
 from rulekit.errors import RulekitError, RuleRuntimeError, RuleViolation, error
 from rulekit.language import nodes as n
 
@@ -87,6 +96,8 @@ _RUNTIME: dict[str, Any] = {
     "_ValueEvent": ValueEvent,
     "_NoteEvent": NoteEvent,
     "_to_json": to_json,
+    "_RollValue": RollValue,
+    "_clamp": clamp_track,
 }
 
 
@@ -169,7 +180,7 @@ class _Writer:
 
 def procedure(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
     """The body of a procedure as one function ``(i) -> None | (result,)``."""
-    gen = _Gen(comp, traced)
+    gen = _Gen(comp, traced, _may_be_local(decl))
     fname = f"{'traced' if traced else 'untraced'}_{mangle(decl.name)}"
     w = gen.w
     w.span = decl.span
@@ -214,9 +225,10 @@ def located(i: Interpreter, exc: BaseException) -> RuleRuntimeError | None:
 class _Gen:
     """Writes the statements and expressions of one procedure."""
 
-    def __init__(self, comp: Compiler, traced: bool) -> None:
+    def __init__(self, comp: Compiler, traced: bool, local: frozenset[str]) -> None:
         self.comp = comp
         self.traced = traced
+        self.local = local  # the names that may be locals of the procedure
         self.w = _Writer()
 
     # ---- statements ----------------------------------------------------------------------
@@ -297,11 +309,51 @@ class _Gen:
                 w.line(f"{text}(i)")
         elif isinstance(s, n.Pass):
             self._step(s.span, here)
+        elif isinstance(s, n.Assign) and len(s.target) == 1:
+            self._step(s.span, here)
+            self._assign_variable(s)
         else:  # written by the closure compiler (choose, assignments)
             code = w.const(stmts.statement(self.comp, s, inherited, rule))
             t = w.temp()
             w.line(f"{t} = {code}(i)")
             w.line(f"if {t} is not None: return {t}")
+
+    def _assign_variable(self, s: n.Assign) -> None:
+        """``x = v``, ``x += v``: a local, else a state variable (a track clamped to its
+        ends, the change traced), else a new local (compile_stmts._assign)."""
+        w, head = self.w, s.target[0]
+        value, old, new, values = w.temp(), w.temp(), w.temp(), w.temp()
+        w.line(f"{value} = {self.expr(s.value)}")
+        if s.op == "=":
+            combined = f"({value}.total if type({value}) is _RollValue else {value})"
+        else:
+            sign, span = s.op[0], w.const(s.span)
+            fast = f"{old} {sign} {value}" if sign in "+-" else None
+            slow = f"i._arith({sign!r}, {old}, {value}, {span})"
+            combined = (
+                f"({fast} if type({old}) is int and type({value}) is int else {slow})"
+                if fast is not None
+                else slow
+            )
+        keyword = "if"
+        if head in self.local:
+            w.line(f"if {head!r} in L:")
+            w.line(f"    {old} = L[{head!r}]")
+            w.line(f"    L[{head!r}] = {combined}")
+            keyword = "elif"
+        w.line(f"{keyword} {head!r} in ({values} := i.state.values):")
+        w.level += 1
+        w.line(f"{old} = {values}[{head!r}]")
+        w.line(f"{new} = {combined}")
+        track = self.comp.book.tracks.get(head)
+        if track is not None:
+            w.line(f"{new} = _clamp(_plain({new}), {track.low!r}, {track.high!r})")
+        w.line(f"{values}[{head!r}] = {new}")
+        w.line(f"i.changed.add({head!r})")
+        w.line(f"i._record_change({head!r}, {old}, {new})")
+        w.level -= 1
+        w.line("else:")
+        w.line(f"    L[{head!r}] = {value}")
 
     def _if(
         self,
@@ -388,7 +440,43 @@ class _Gen:
             return self._compare(e)
         if isinstance(e, n.Call) and self._is_procedure(e.func):
             return self._procedure_call(e)
+        if isinstance(e, n.Call) and e.func in self.comp.tables:
+            return self._table_call(e)
         return self.fallback(e)
+
+    def _table_call(self, e: n.Call) -> str:
+        """Step, the arguments in order, the table's own roll if none was given, then the
+        row (compile_lookups.table_call), found by the values' index once it is known."""
+        comp, w = self.comp, self.w
+        table = comp.tables[e.func]
+        inputs = [d for d in table.dims if d.kind != "roll"]
+        keys: list[str | None] = []  # None for the roll
+        position = 0
+        for arg in e.args:
+            if arg.name == "roll":
+                keys.append(None)
+            elif arg.name is not None:
+                keys.append(arg.name)
+            elif position < len(inputs):
+                keys.append(inputs[position].name)
+                position += 1
+            else:
+                return self.fallback(e)
+        dims: list[int | None] = []
+        for dim in table.dims:
+            key = None if dim.kind == "roll" else dim.name
+            if key is not None and key not in keys:
+                return self.fallback(e)
+            dims.append(len(keys) - 1 - keys[::-1].index(key) if key in keys else None)
+        roll_dim = next((d for d in table.dims if d.kind == "roll"), None)
+        throw = None
+        if roll_dim is not None:
+            assert roll_dim.decl.dice is not None
+            throw = comp.roll(roll_dim.decl.dice, roll_dim.decl.mods, e.span)
+        rolled = len(keys) - 1 - keys[::-1].index(None) if None in keys else None
+        site = _TableSite(table, comp.lookup(table), tuple(dims), rolled, throw, e.span)
+        given = "(" + "".join(f"{self.expr(a.value)}, " for a in e.args) + ")"
+        return f"_table(_stepped(i, {w.const(e.span)}), {w.const(site)}, {given})"
 
     def _is_procedure(self, name: str) -> bool:
         """Whether a call of ``name`` calls a procedure (as compile_calls.call decides)."""
@@ -445,23 +533,41 @@ class _Gen:
     def _name(self, e: n.Name) -> str:
         comp, w = self.comp, self.w
         name = e.id
-        other = w.const(comp.fetch(e)[1])  # a state variable, else a constant, member...
         member = comp.members.get(id(e))
         if member is None or name in comp.book.consts or name in comp.book.states:
-            return f"(L[{name!r}] if {name!r} in L else {other}(i))"
-        # an enum member, unless a local or a state variable shadows it
-        return (
-            f"(L[{name!r}] if {name!r} in L else "
-            f"{other}(i) if {name!r} in i.state.values else {w.const(member)})"
-        )
+            value = self._nonlocal(e)
+        else:  # an enum member, unless a local or a state variable shadows it
+            other = w.const(comp.fetch(e)[1])
+            value = f"{other}(i) if {name!r} in i.state.values else {w.const(member)}"
+        if name not in self.local:
+            return f"({value})"
+        return f"(L[{name!r}] if {name!r} in L else {value})"
+
+    def _nonlocal(self, e: n.Name) -> str:
+        """A name that is not a local: a state variable, else a constant, member... (as
+        compiler._nonlocal reads it: a provisional state variable through its closure)."""
+        comp, w = self.comp, self.w
+        name = e.id
+        decl = comp.book.states.get(name)
+        other = w.const(comp.fetch(e)[1])
+        if (decl is not None and decl.provenance is not None) or name in comp.book.consts:
+            return f"{other}(i)"
+        t = w.temp()
+        fallback = w.const(comp.name_fallback(name, e.span, e))
+        return f"{t}[{name!r}] if {name!r} in ({t} := i.state.values) else {fallback}(i)"
 
     def _attr(self, e: n.Attr) -> str:
         comp, w = self.comp, self.w
         if comp.provisional_kinds(e.name):
             return self.fallback(e)
         if isinstance(e.obj, n.Name):  # a local, else as Compiler.fetch reads it
-            h, elsewhere = comp.fetch(e.obj)
-            obj = f"(L[{h!r}] if {h!r} in L else {w.const(elsewhere)}(i))"
+            h = e.obj.id
+            elsewhere = self._nonlocal(e.obj)
+            obj = (
+                f"(L[{h!r}] if {h!r} in L else {elsewhere})"
+                if h in self.local
+                else f"({elsewhere})"
+            )
         else:
             obj = self.expr(e.obj)
         t, a = w.temp(), e.name
@@ -614,9 +720,114 @@ def _run(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
     return None if out is None else out[0]
 
 
+class _TableSite:
+    """A table called at one place: which argument goes to which dimension, and the rows
+    already found by the (plain int or enum) values of its dimensions."""
+
+    __slots__ = ("at", "dims", "found", "lookup", "names", "rolled", "span", "table", "throw")
+
+    def __init__(
+        self,
+        table: CompiledTable,
+        lookup: Callable[[Interpreter, list[Any], n.Span], Any],
+        dims: tuple[int | None, ...],
+        rolled: int | None,
+        throw: Callable[[Interpreter], Any] | None,
+        span: n.Span,
+    ) -> None:
+        self.table, self.lookup, self.dims, self.rolled = table, lookup, dims, rolled
+        self.throw, self.span, self.at = throw, span, str(span)
+        self.names = tuple(d.name for d in table.dims)
+        self.found: dict[tuple[Any, ...], tuple[Cell, list[str], str | None]] = {}
+
+
+_KEYED = frozenset({int, EnumValue})
+
+
+def _table(i: Interpreter, site: _TableSite, given: tuple[Any, ...]) -> Any:
+    rolled = given[site.rolled] if site.rolled is not None else None
+    values = []
+    for src in site.dims:
+        if src is None:
+            if rolled is None:
+                assert site.throw is not None
+                rolled = site.throw(i)
+            values.append(rolled)
+        else:
+            values.append(given[src])
+    key = tuple(plain(v) for v in values)
+    hit = site.found.get(key) if all(type(v) in _KEYED for v in key) else None
+    if hit is None:
+        hit = _row(site, key)
+        if hit is None:  # a text, a miss, a follow-up action: the closure's way
+            return site.lookup(i, values, site.span)
+    cell, row, note = hit
+    keys = dict(zip(site.names, map(to_json, key), strict=True))  # an enum as worded here
+    if note is not None:
+        i.trace.used_provisional(note)
+    table = site.table
+    i.trace.events.append(
+        LookupEvent(
+            i.depth,
+            table.name,
+            table.rule,
+            dict(keys),
+            list(row),
+            cell.printed,
+            cell.provisional,
+            site.at,
+        )
+    )
+    return cell.value
+
+
+def _row(site: _TableSite, key: tuple[Any, ...]) -> tuple[Cell, list[str], str | None] | None:
+    """The row of plain int or enum values, remembered; None for any other look-up."""
+    if not all(type(v) in _KEYED for v in key):
+        return None
+    table = site.table
+    try:
+        cell, path = table.lookup(list(key))
+    except LookupMiss:
+        return None
+    if cell.action is not None:
+        return None
+    row = [k.printed for k in path]
+    note = None
+    if cell.provisional:
+        rule = table.rule
+        note = f"table {table.name} ({' / '.join(row)})" + (f" [{rule}]" if rule else "")
+    hit = site.found[key] = (cell, row, note)
+    return hit
+
+
 _RUNTIME.update(
-    _stepped=_stepped, _bind=_bind, _call_traced=_call_traced, _call_untraced=_call_untraced
+    _table=_table,
+    _stepped=_stepped,
+    _bind=_bind,
+    _call_traced=_call_traced,
+    _call_untraced=_call_untraced,
 )
+
+
+def _may_be_local(decl: n.ProcedureDecl) -> frozenset[str]:
+    """The names a procedure's locals may hold: parameters, and what its statements and
+    comprehensions bind (a value assigned to a name that is no state variable is a local)."""
+    names = {p.name for p in decl.params}
+    stack: list[Any] = list(decl.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.Let | n.Choose):
+            names.add(node.name)
+        elif isinstance(node, n.Assign):
+            names.add(node.target[0])
+        elif isinstance(node, n.ForEach | n.ListComp | n.Aggregate):
+            names.add(node.var)
+        for field in getattr(type(node), "__attrs_attrs__", ()):
+            value = getattr(node, field.name)
+            items = value if isinstance(value, tuple) else (value,)
+            stack.extend(x for x in items if hasattr(type(x), "__attrs_attrs__"))
+    return frozenset(names)
 
 
 def procedures(comp: Compiler, decl: n.ProcedureDecl) -> tuple[Generated, Generated]:
