@@ -24,19 +24,21 @@ import itertools
 import linecache
 import os
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
 from rulekit.book.tables import Cell, CompiledTable, LookupMiss
 from rulekit.engine import compile_stmts as stmts
+from rulekit.engine.reach import contains
 from rulekit.engine.runtime import MAX_NESTING, ORDER, Frame, clamp_track
 from rulekit.engine.trace import CheckEvent, LookupEvent, NoteEvent, ValueEvent
 from rulekit.engine.values import (
     Entity,
     EnumValue,
     RollValue,
+    normalize,
     one_of_a_kind,
     plain,
     to_json,
@@ -145,14 +147,16 @@ def mangle(name: str) -> str:
 class _Writer:
     """Indented lines, each with the span it was written for, and the constants they use."""
 
-    def __init__(self) -> None:
+    def __init__(self, parent: _Writer | None = None) -> None:
         self.lines: list[str] = []
         self.spans: list[n.Span | None] = []
         self.level = 0
-        self.span: n.Span | None = None
-        self.names: dict[str, Any] = {}
-        self._by_id: dict[int, str] = {}
-        self._temps = 0
+        self.span: n.Span | None = parent.span if parent is not None else None
+        # a helper function's writer shares its procedure's constants and temporaries
+        self.names: dict[str, Any] = parent.names if parent is not None else {}
+        self._by_id: dict[int, str] = parent._by_id if parent is not None else {}
+        self._temps: Iterator[int] = parent._temps if parent is not None else itertools.count(1)
+        self.helpers: list[_Writer] = parent.helpers if parent is not None else []
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.level + text)
@@ -171,8 +175,13 @@ class _Writer:
         return name
 
     def temp(self) -> str:
-        self._temps += 1
-        return f"_t{self._temps}"
+        return f"_t{next(self._temps)}"
+
+    def helper(self) -> tuple[_Writer, str]:
+        """A new function written before the procedure's, and its name."""
+        sub = _Writer(self)
+        self.helpers.append(sub)
+        return sub, f"_h{len(self.helpers)}"
 
 
 # ---- procedures ---------------------------------------------------------------------------
@@ -189,12 +198,14 @@ def procedure(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
     w.line("L = i.locals")
     gen.block(decl.body, None, decl.ref)
     w.line("return None")
-    source = "\n".join(w.lines) + "\n"
+    lines = [line for h in w.helpers for line in h.lines] + w.lines
+    spans = [span for h in w.helpers for span in h.spans] + w.spans
+    source = "\n".join(lines) + "\n"
     namespace: dict[str, Any] = dict(_RUNTIME)
     namespace.update(w.names)
     filename = f"<rulekit {fname} {next(_SERIAL)}>"
     exec(compile(source, filename, "exec"), namespace)  # our own text: see the module docstring
-    generated = Generated(fname, source, tuple(w.spans), namespace[fname])
+    generated = Generated(fname, source, tuple(spans), namespace[fname])
     _BY_FILE[filename] = generated
     # a Python traceback through generated code shows its lines (for rulekit's developers)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
@@ -438,6 +449,11 @@ class _Gen:
             return self._binop(e)
         if isinstance(e, n.Compare):
             return self._compare(e)
+        if isinstance(e, n.ListComp):
+            return f"tuple({self._comprehension(e.expr, e.var, e.iterable, e.cond)})"
+        if isinstance(e, n.Aggregate) and e.func in _AGGREGATES:
+            values = self._comprehension(e.expr, e.var, e.iterable, e.cond)
+            return f"_{e.func}({values})"
         if isinstance(e, n.Call) and self._is_procedure(e.func):
             return self._procedure_call(e)
         if isinstance(e, n.Call) and e.func in self.comp.tables:
@@ -477,6 +493,43 @@ class _Gen:
         site = _TableSite(table, comp.lookup(table), tuple(dims), rolled, throw, e.span)
         given = "(" + "".join(f"{self.expr(a.value)}, " for a in e.args) + ")"
         return f"_table(_stepped(i, {w.const(e.span)}), {w.const(site)}, {given})"
+
+    def _comprehension(self, expr: n.Expr, var: str, iterable: n.Expr, cond: n.Expr | None) -> str:
+        """``expr for var in iterable if cond`` as a helper function giving a list; the
+        loop variable does not leak out (compiler.comprehension)."""
+        outer = self.w
+        sub, name = outer.helper()
+        sub.line(f"def {name}(i, L):")
+        sub.level += 1
+        self.w = sub
+        try:
+            items = sub.temp()
+            sub.line(f"{items} = _plain({self.expr(iterable)})")
+            sub.line(f"if type({items}) is not tuple:")
+            sub.line(f"    {items} = i._iterate({items}, {sub.const(iterable.span)})")
+            saved, item, values = sub.temp(), sub.temp(), sub.temp()
+            sub.line(f"{values} = []")
+            sub.line(f"{saved} = L.get({var!r}, _MISSING)")
+            sub.line("try:")
+            sub.line(f"    for {item} in {items}:")
+            sub.level += 2
+            sub.line(f"L[{var!r}] = {item}")
+            if cond is not None:
+                sub.line(f"if not {self.cond(cond)}:")
+                sub.line("    continue")
+            # the item itself, unless the condition may draw from it
+            itself = isinstance(expr, n.Name) and expr.id == var and not contains(cond, n.Draw)
+            sub.line(f"{values}.append({item if itself else self.expr(expr)})")
+            sub.level -= 2
+            sub.line("finally:")
+            sub.line(f"    if {saved} is _MISSING:")
+            sub.line(f"        L.pop({var!r}, None)")
+            sub.line("    else:")
+            sub.line(f"        L[{var!r}] = {saved}")
+            sub.line(f"return {values}")
+        finally:
+            self.w = outer
+        return f"{name}(i, L)"
 
     def _is_procedure(self, name: str) -> bool:
         """Whether a call of ``name`` calls a procedure (as compile_calls.call decides)."""
@@ -801,7 +854,47 @@ def _row(site: _TableSite, key: tuple[Any, ...]) -> tuple[Cell, list[str], str |
     return hit
 
 
+def _yes(v: Any) -> bool:
+    return v is True or (v is not False and truth(v))
+
+
+def _count(values: list[Any]) -> int:
+    return sum(1 for v in values if _yes(v))
+
+
+def _any(values: list[Any]) -> bool:
+    return any([_yes(v) for v in values])
+
+
+def _all(values: list[Any]) -> bool:
+    return all([_yes(v) for v in values])
+
+
+def _sum(values: list[Any]) -> Any:
+    return normalize(sum([plain(v) for v in values], 0))
+
+
+def _max(values: list[Any]) -> Any:
+    numbers = [plain(v) for v in values]
+    return max(numbers) if numbers else None
+
+
+def _min(values: list[Any]) -> Any:
+    numbers = [plain(v) for v in values]
+    return min(numbers) if numbers else None
+
+
+_MISSING = object()
+_AGGREGATES = frozenset({"count", "any", "all", "sum", "max", "min"})
+
 _RUNTIME.update(
+    _count=_count,
+    _any=_any,
+    _all=_all,
+    _sum=_sum,
+    _max=_max,
+    _min=_min,
+    _MISSING=_MISSING,
     _table=_table,
     _stepped=_stepped,
     _bind=_bind,
