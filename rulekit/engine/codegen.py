@@ -29,33 +29,18 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
-from rulekit.book.tables import Cell, CompiledTable, LookupMiss
 from rulekit.engine import compile_stmts as stmts
+from rulekit.engine.codegen_runtime import AGGREGATES, PLAIN_EQ, RUNTIME, TableSite
 from rulekit.engine.reach import contains
-from rulekit.engine.runtime import MAX_NESTING, ORDER, Frame, clamp_track
-from rulekit.engine.trace import CheckEvent, LookupEvent, NoteEvent, ValueEvent
-from rulekit.engine.values import (
-    Entity,
-    EnumValue,
-    RollValue,
-    normalize,
-    one_of_a_kind,
-    plain,
-    to_json,
-    truth,
-)
-from rulekit.errors import RulekitError, RuleRuntimeError, RuleViolation, error
+from rulekit.engine.runtime import ORDER
+from rulekit.errors import RulekitError, RuleRuntimeError
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
-    from rulekit.engine.compile_calls import Procedure
     from rulekit.engine.compiler import Compiler
     from rulekit.engine.interpreter import Interpreter
 
 Body = Callable[["Interpreter"], "tuple[Any] | None"]
-
-_NONE_TYPE = type(None)
-_PLAIN_EQ = frozenset({int, str, bool, _NONE_TYPE, EnumValue, Entity})
 
 
 def enabled() -> bool:
@@ -64,43 +49,6 @@ def enabled() -> bool:
 
 
 # ---- what generated code calls ------------------------------------------------------------
-
-
-def _cond(v: Any) -> bool:
-    if v is True or v is False:
-        return v
-    return truth(v)
-
-
-def _eq(i: Interpreter, a: Any, b: Any) -> bool:
-    t = type(a)
-    if t is type(b) and t in _PLAIN_EQ:
-        return bool(a == b)
-    return i._eq(a, b)
-
-
-def _check(i: Interpreter, result: bool, text: str, rule: str) -> bool:
-    i.trace.events.append(CheckEvent(i.depth, text, result, rule))
-    return result
-
-
-def _violate(i: Interpreter, message: str, span: n.Span, rule: n.RuleRef | None) -> None:
-    raise RuleViolation([error(message, span, rule=rule, context=f"in {i.frame.name}")])
-
-
-_RUNTIME: dict[str, Any] = {
-    "_cond": _cond,
-    "_eq": _eq,
-    "_check": _check,
-    "_violate": _violate,
-    "_plain": plain,
-    "_Entity": Entity,
-    "_ValueEvent": ValueEvent,
-    "_NoteEvent": NoteEvent,
-    "_to_json": to_json,
-    "_RollValue": RollValue,
-    "_clamp": clamp_track,
-}
 
 
 # ---- the source and its line map ----------------------------------------------------------
@@ -201,7 +149,7 @@ def procedure(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
     lines = [line for h in w.helpers for line in h.lines] + w.lines
     spans = [span for h in w.helpers for span in h.spans] + w.spans
     source = "\n".join(lines) + "\n"
-    namespace: dict[str, Any] = dict(_RUNTIME)
+    namespace: dict[str, Any] = dict(RUNTIME)
     namespace.update(w.names)
     filename = f"<rulekit {fname} {next(_SERIAL)}>"
     exec(compile(source, filename, "exec"), namespace)  # our own text: see the module docstring
@@ -451,7 +399,7 @@ class _Gen:
             return self._compare(e)
         if isinstance(e, n.ListComp):
             return f"tuple({self._comprehension(e.expr, e.var, e.iterable, e.cond)})"
-        if isinstance(e, n.Aggregate) and e.func in _AGGREGATES:
+        if isinstance(e, n.Aggregate) and e.func in AGGREGATES:
             values = self._comprehension(e.expr, e.var, e.iterable, e.cond)
             return f"_{e.func}({values})"
         if isinstance(e, n.Call) and self._is_procedure(e.func):
@@ -490,7 +438,7 @@ class _Gen:
             assert roll_dim.decl.dice is not None
             throw = comp.roll(roll_dim.decl.dice, roll_dim.decl.mods, e.span)
         rolled = len(keys) - 1 - keys[::-1].index(None) if None in keys else None
-        site = _TableSite(table, comp.lookup(table), tuple(dims), rolled, throw, e.span)
+        site = TableSite(table, comp.lookup(table), tuple(dims), rolled, throw, e.span)
         given = "(" + "".join(f"{self.expr(a.value)}, " for a in e.args) + ")"
         return f"_table(_stepped(i, {w.const(e.span)}), {w.const(site)}, {given})"
 
@@ -672,7 +620,7 @@ class _Gen:
                 right = self.expr(e.right)
                 return f"((_plain({right}) is None) is {same})"
             left = self.expr(e.left)
-            if fixed and type(k) in _PLAIN_EQ:
+            if fixed and type(k) in PLAIN_EQ:
                 t, kk, kt = w.temp(), w.const(k), w.const(type(k))
                 return (
                     f"((({t} == {kk}) if type({t} := {left}) is {kt} else i._eq({t}, {kk})) "
@@ -690,217 +638,6 @@ class _Gen:
             return f"({a} {sym} {k!r} if type({a} := {left}) is int else {slow})"
         test = f"(type({a} := {left}) is int) & (type({b} := {right}) is int)"
         return f"({a} {sym} {b} if {test} else i._order({op!r}, {a}, {b}, {span}))"
-
-
-def _join_or_arith(i: Interpreter, a: Any, b: Any, span: n.Span) -> Any:
-    """``a + b`` when not both ints: lists join, numbers add (the closure's slower path)."""
-    pa, pb = plain(a), plain(b)
-    if isinstance(pa, tuple) and isinstance(pb, tuple):
-        return pa + pb
-    return i._arith("+", a, b, span)
-
-
-_RUNTIME["_join_or_arith"] = _join_or_arith
-
-
-def _stepped(i: Interpreter, span: n.Span) -> Interpreter:
-    """A step, inside an expression: a call steps before its arguments are evaluated."""
-    i.steps += 1
-    if i.steps > i.max_steps:
-        raise i.over_budget(span)
-    return i
-
-
-def _bind(
-    i: Interpreter, plan: tuple[tuple[str, Any, Any], ...], values: tuple[Any, ...]
-) -> dict[str, Any]:
-    """Arguments to parameters by a plan: an argument's index (and how to read a text
-    given for an enum parameter), or a default's closure, evaluated where the call is."""
-    bound: dict[str, Any] = {}
-    for name, src, read in plan:
-        if type(src) is int:
-            value = values[src]
-            if read is not None and isinstance(value, str):
-                value = read(i, value)
-            bound[name] = value
-        else:
-            bound[name] = src(i)
-    return bound
-
-
-def _call_traced(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
-    """A procedure called while the trace is written (compile_calls._procedure_call)."""
-    quietly = proc.quietly
-    if quietly is not None and i.trace.events:
-        return quietly(i, args)
-    return proc.traced(i, args)
-
-
-def _call_untraced(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
-    """A procedure called off the record; while a default that only computes is worked out,
-    the same call gives the same result in as many steps (runtime.Memo)."""
-    memo = i.memo
-    if memo is None:
-        return _run(i, proc, args)
-    key = (proc, len(i.frames), *map(id, args.values()))
-    hit = memo.calls.get(key)
-    if hit is not None and i.steps + hit[1] <= i.max_steps:
-        i.steps += hit[1]
-        if not one_of_a_kind(hit[0]):
-            memo.reused = True
-        return hit[0]
-    given = tuple(args.values())  # kept with the result, so their ids stay theirs
-    before = i.steps
-    result = _run(i, proc, args)
-    memo.calls[key] = (result, i.steps - before, given)
-    return result
-
-
-def _run(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
-    frames = i.frames
-    frame = Frame(proc.frame_name, proc.ref, args)
-    if len(frames) > MAX_NESTING:
-        raise i.too_deep(frame)
-    frames.append(frame)
-    i.locals = args
-    saved = i.ref
-    try:
-        out = proc.body(i)
-    finally:
-        frames.pop()
-        i.locals = frames[-1].locals
-        i.ref = saved
-    return None if out is None else out[0]
-
-
-class _TableSite:
-    """A table called at one place: which argument goes to which dimension, and the rows
-    already found by the (plain int or enum) values of its dimensions."""
-
-    __slots__ = ("at", "dims", "found", "lookup", "names", "rolled", "span", "table", "throw")
-
-    def __init__(
-        self,
-        table: CompiledTable,
-        lookup: Callable[[Interpreter, list[Any], n.Span], Any],
-        dims: tuple[int | None, ...],
-        rolled: int | None,
-        throw: Callable[[Interpreter], Any] | None,
-        span: n.Span,
-    ) -> None:
-        self.table, self.lookup, self.dims, self.rolled = table, lookup, dims, rolled
-        self.throw, self.span, self.at = throw, span, str(span)
-        self.names = tuple(d.name for d in table.dims)
-        self.found: dict[tuple[Any, ...], tuple[Cell, list[str], str | None]] = {}
-
-
-_KEYED = frozenset({int, EnumValue})
-
-
-def _table(i: Interpreter, site: _TableSite, given: tuple[Any, ...]) -> Any:
-    rolled = given[site.rolled] if site.rolled is not None else None
-    values = []
-    for src in site.dims:
-        if src is None:
-            if rolled is None:
-                assert site.throw is not None
-                rolled = site.throw(i)
-            values.append(rolled)
-        else:
-            values.append(given[src])
-    key = tuple(plain(v) for v in values)
-    hit = site.found.get(key) if all(type(v) in _KEYED for v in key) else None
-    if hit is None:
-        hit = _row(site, key)
-        if hit is None:  # a text, a miss, a follow-up action: the closure's way
-            return site.lookup(i, values, site.span)
-    cell, row, note = hit
-    keys = dict(zip(site.names, map(to_json, key), strict=True))  # an enum as worded here
-    if note is not None:
-        i.trace.used_provisional(note)
-    table = site.table
-    i.trace.events.append(
-        LookupEvent(
-            i.depth,
-            table.name,
-            table.rule,
-            dict(keys),
-            list(row),
-            cell.printed,
-            cell.provisional,
-            site.at,
-        )
-    )
-    return cell.value
-
-
-def _row(site: _TableSite, key: tuple[Any, ...]) -> tuple[Cell, list[str], str | None] | None:
-    """The row of plain int or enum values, remembered; None for any other look-up."""
-    if not all(type(v) in _KEYED for v in key):
-        return None
-    table = site.table
-    try:
-        cell, path = table.lookup(list(key))
-    except LookupMiss:
-        return None
-    if cell.action is not None:
-        return None
-    row = [k.printed for k in path]
-    note = None
-    if cell.provisional:
-        rule = table.rule
-        note = f"table {table.name} ({' / '.join(row)})" + (f" [{rule}]" if rule else "")
-    hit = site.found[key] = (cell, row, note)
-    return hit
-
-
-def _yes(v: Any) -> bool:
-    return v is True or (v is not False and truth(v))
-
-
-def _count(values: list[Any]) -> int:
-    return sum(1 for v in values if _yes(v))
-
-
-def _any(values: list[Any]) -> bool:
-    return any([_yes(v) for v in values])
-
-
-def _all(values: list[Any]) -> bool:
-    return all([_yes(v) for v in values])
-
-
-def _sum(values: list[Any]) -> Any:
-    return normalize(sum([plain(v) for v in values], 0))
-
-
-def _max(values: list[Any]) -> Any:
-    numbers = [plain(v) for v in values]
-    return max(numbers) if numbers else None
-
-
-def _min(values: list[Any]) -> Any:
-    numbers = [plain(v) for v in values]
-    return min(numbers) if numbers else None
-
-
-_MISSING = object()
-_AGGREGATES = frozenset({"count", "any", "all", "sum", "max", "min"})
-
-_RUNTIME.update(
-    _count=_count,
-    _any=_any,
-    _all=_all,
-    _sum=_sum,
-    _max=_max,
-    _min=_min,
-    _MISSING=_MISSING,
-    _table=_table,
-    _stepped=_stepped,
-    _bind=_bind,
-    _call_traced=_call_traced,
-    _call_untraced=_call_untraced,
-)
 
 
 def _may_be_local(decl: n.ProcedureDecl) -> frozenset[str]:
