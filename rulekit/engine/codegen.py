@@ -23,17 +23,26 @@ from __future__ import annotations
 import itertools
 import linecache
 import os
-import weakref
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
+from rulekit.book.check_exprs import ENUM_FUNCTIONS, GRAPH_FUNCTIONS
 from rulekit.engine import compile_stmts as stmts
-from rulekit.engine.codegen_runtime import AGGREGATES, PLAIN_EQ, RUNTIME, TableSite
+from rulekit.engine.builtins import BUILTINS
+from rulekit.engine.codegen_runtime import (
+    AGGREGATES,
+    BY_FILE,
+    PLAIN_EQ,
+    RUNTIME,
+    BuiltinSite,
+    ModifierSite,
+    TableSite,
+    located,
+)
 from rulekit.engine.reach import contains
 from rulekit.engine.runtime import ORDER
-from rulekit.errors import RulekitError, RuleRuntimeError
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
@@ -61,7 +70,7 @@ class Generated:
     name: str
     source: str
     spans: tuple[n.Span | None, ...]  # by line of source, from 1
-    function: Body
+    function: Callable[..., Any]
 
     def where(self, line: int) -> n.Span | None:
         """The rulebook span that line ``line`` (1-based) of the source was written for."""
@@ -92,10 +101,10 @@ def mangle(name: str) -> str:
     return "".join(out)
 
 
-class _Writer:
+class Writer:
     """Indented lines, each with the span it was written for, and the constants they use."""
 
-    def __init__(self, parent: _Writer | None = None) -> None:
+    def __init__(self, parent: Writer | None = None) -> None:
         self.lines: list[str] = []
         self.spans: list[n.Span | None] = []
         self.level = 0
@@ -104,7 +113,7 @@ class _Writer:
         self.names: dict[str, Any] = parent.names if parent is not None else {}
         self._by_id: dict[int, str] = parent._by_id if parent is not None else {}
         self._temps: Iterator[int] = parent._temps if parent is not None else itertools.count(1)
-        self.helpers: list[_Writer] = parent.helpers if parent is not None else []
+        self.helpers: list[Writer] = parent.helpers if parent is not None else []
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.level + text)
@@ -125,9 +134,9 @@ class _Writer:
     def temp(self) -> str:
         return f"_t{next(self._temps)}"
 
-    def helper(self) -> tuple[_Writer, str]:
+    def helper(self) -> tuple[Writer, str]:
         """A new function written before the procedure's, and its name."""
-        sub = _Writer(self)
+        sub = Writer(self)
         self.helpers.append(sub)
         return sub, f"_h{len(self.helpers)}"
 
@@ -137,7 +146,7 @@ class _Writer:
 
 def procedure(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
     """The body of a procedure as one function ``(i) -> None | (result,)``."""
-    gen = _Gen(comp, traced, _may_be_local(decl))
+    gen = Gen(comp, traced, _may_be_local(decl))
     fname = f"{'traced' if traced else 'untraced'}_{mangle(decl.name)}"
     w = gen.w
     w.span = decl.span
@@ -146,6 +155,11 @@ def procedure(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
     w.line("L = i.locals")
     gen.block(decl.body, None, decl.ref)
     w.line("return None")
+    return finish(w, fname)
+
+
+def finish(w: Writer, fname: str) -> Generated:
+    """Compile the function ``fname`` a writer wrote (after its helpers), and keep its map."""
     lines = [line for h in w.helpers for line in h.lines] + w.lines
     spans = [span for h in w.helpers for span in h.spans] + w.spans
     source = "\n".join(lines) + "\n"
@@ -154,41 +168,23 @@ def procedure(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
     filename = f"<rulekit {fname} {next(_SERIAL)}>"
     exec(compile(source, filename, "exec"), namespace)  # our own text: see the module docstring
     generated = Generated(fname, source, tuple(spans), namespace[fname])
-    _BY_FILE[filename] = generated
+    BY_FILE[filename] = generated
     # a Python traceback through generated code shows its lines (for rulekit's developers)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return generated
 
 
 _SERIAL = itertools.count(1)
-_BY_FILE: weakref.WeakValueDictionary[str, Generated] = weakref.WeakValueDictionary()
 
 
-def located(i: Interpreter, exc: BaseException) -> RuleRuntimeError | None:
-    """An unexpected Python error raised in generated code, as an error at the rulebook
-    line the innermost generated line came from (never at the generated code)."""
-    if isinstance(exc, RulekitError):
-        return None
-    span = None
-    tb = exc.__traceback__
-    while tb is not None:
-        generated = _BY_FILE.get(tb.tb_frame.f_code.co_filename)
-        if generated is not None:
-            span = generated.where(tb.tb_lineno) or span
-        tb = tb.tb_next
-    if span is None:
-        return None
-    return i.fail(f"internal error: {type(exc).__name__}: {exc}", span)
-
-
-class _Gen:
+class Gen:
     """Writes the statements and expressions of one procedure."""
 
-    def __init__(self, comp: Compiler, traced: bool, local: frozenset[str]) -> None:
+    def __init__(self, comp: Compiler, traced: bool | None, local: frozenset[str]) -> None:
         self.comp = comp
         self.traced = traced
         self.local = local  # the names that may be locals of the procedure
-        self.w = _Writer()
+        self.w = Writer()
 
     # ---- statements ----------------------------------------------------------------------
 
@@ -406,7 +402,41 @@ class _Gen:
             return self._procedure_call(e)
         if isinstance(e, n.Call) and e.func in self.comp.tables:
             return self._table_call(e)
+        if isinstance(e, n.Call) and self._is_builtin(e.func):
+            return self._builtin_call(e)
+        if isinstance(e, n.Call) and e.func in self.comp.book.modifiers:
+            return self._modifier_call(e)
         return self.fallback(e)
+
+    def _is_builtin(self, name: str) -> bool:
+        """Whether a call of ``name`` calls a builtin (as compile_calls.call decides)."""
+        book = self.comp.book
+        return name in BUILTINS and not (
+            name in self.comp.tables
+            or name in book.modifiers
+            or name in book.procedures
+            or name in book.kinds
+            or name in book.records
+            or name in GRAPH_FUNCTIONS
+            or name in ENUM_FUNCTIONS
+        )
+
+    def _builtin_call(self, e: n.Call) -> str:
+        w = self.w
+        site = BuiltinSite(e.func, self.comp.rounding, len(e.args) == 1, e.span)
+        args = "[" + ", ".join(self.expr(a.value) for a in e.args) + "]"
+        return f"_builtin(_stepped(i, {w.const(e.span)}), {w.const(site)}, {args})"
+
+    def _modifier_call(self, e: n.Call) -> str:
+        """Step, bind, the list's terms and total (its TotalEvent when traced)."""
+        comp, w = self.comp, self.w
+        decl = comp.book.modifiers[e.func]
+        args = self._bind(e, decl.params)
+        if args is None:
+            return self.fallback(e)
+        site = w.const(ModifierSite(comp, decl))
+        invoke = {True: "_total_traced", False: "_total_untraced", None: "_total_any"}[self.traced]
+        return f"{invoke}(_stepped(i, {w.const(e.span)}), {site}, {args})"
 
     def _table_call(self, e: n.Call) -> str:
         """Step, the arguments in order, the table's own roll if none was given, then the
@@ -494,7 +524,7 @@ class _Gen:
         if args is None:
             return self.fallback(e)
         proc = w.const(comp.procedure(e.func))
-        invoke = "_call_traced" if self.traced else "_call_untraced"
+        invoke = {True: "_call_traced", False: "_call_untraced", None: "_call_any"}[self.traced]
         return f"{invoke}(_stepped(i, {w.const(e.span)}), {proc}, {args})"
 
     def _bind(self, e: n.Call, params: tuple[n.Param, ...]) -> str | None:
@@ -641,10 +671,14 @@ class _Gen:
 
 
 def _may_be_local(decl: n.ProcedureDecl) -> frozenset[str]:
+    return may_be_local(decl.params, decl.body)
+
+
+def may_be_local(params: tuple[n.Param, ...], nodes: tuple[Any, ...]) -> frozenset[str]:
     """The names a procedure's locals may hold: parameters, and what its statements and
     comprehensions bind (a value assigned to a name that is no state variable is a local)."""
-    names = {p.name for p in decl.params}
-    stack: list[Any] = list(decl.body)
+    names = {p.name for p in params}
+    stack: list[Any] = list(nodes)
     while stack:
         node = stack.pop()
         if isinstance(node, n.Let | n.Choose):
@@ -674,7 +708,11 @@ def procedures(comp: Compiler, decl: n.ProcedureDecl) -> tuple[Generated, Genera
 def procedure_body(comp: Compiler, decl: n.ProcedureDecl) -> Body:
     """A procedure's body: its traced function, or its untraced one while ``i.muted``."""
     traced, untraced = procedures(comp, decl)
-    run_traced, run_untraced = traced.function, untraced.function
+    run_traced: Body = traced.function
+    run_untraced: Body = untraced.function
+    proc = comp.procedures.get(decl.name)
+    if proc is not None:  # what codegen_runtime._run calls, sparing a call of body()
+        proc.untraced = run_untraced
 
     def body(i: Interpreter) -> tuple[Any] | None:
         try:

@@ -5,27 +5,40 @@ of procedures and tables, aggregates. Each does what the closure of the same nod
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rulekit.book.tables import Cell, CompiledTable, LookupMiss
+from rulekit.engine.builtins import BUILTINS, BuiltinError
+from rulekit.engine.compile_lookups import _QUICK, _SLOW, _builtin_message
 from rulekit.engine.runtime import MAX_NESTING, Frame, clamp_track
-from rulekit.engine.trace import CheckEvent, LookupEvent, NoteEvent, ValueEvent
+from rulekit.engine.trace import (
+    CheckEvent,
+    LookupEvent,
+    NoteEvent,
+    Term,
+    TotalEvent,
+    ValueEvent,
+)
 from rulekit.engine.values import (
     Entity,
     EnumValue,
     RollValue,
+    is_number,
     normalize,
     one_of_a_kind,
     plain,
+    show,
     to_json,
     truth,
 )
-from rulekit.errors import RuleViolation, error
+from rulekit.errors import RulekitError, RuleRuntimeError, RuleViolation, error
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
     from rulekit.engine.compile_calls import Procedure
+    from rulekit.engine.compiler import Compiler
     from rulekit.engine.interpreter import Interpreter
 
 _NONE_TYPE = type(None)
@@ -133,6 +146,26 @@ def _call_untraced(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any
     return result
 
 
+BY_FILE: weakref.WeakValueDictionary[str, Any] = weakref.WeakValueDictionary()
+
+
+def located(i: Interpreter, exc: BaseException) -> RuleRuntimeError | None:
+    """An unexpected Python error raised in generated code, as an error at the rulebook
+    line the innermost generated line came from (never at the generated code)."""
+    if isinstance(exc, RulekitError):
+        return None
+    span = None
+    tb = exc.__traceback__
+    while tb is not None:
+        generated = BY_FILE.get(tb.tb_frame.f_code.co_filename)
+        if generated is not None:
+            span = generated.where(tb.tb_lineno) or span
+        tb = tb.tb_next
+    if span is None:
+        return None
+    return i.fail(f"internal error: {type(exc).__name__}: {exc}", span)
+
+
 def _run(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
     frames = i.frames
     frame = Frame(proc.frame_name, proc.ref, args)
@@ -141,8 +174,14 @@ def _run(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
     frames.append(frame)
     i.locals = args
     saved = i.ref
+    run = proc.untraced
     try:
-        out = proc.body(i)
+        out = run(i) if run is not None else proc.body(i)
+    except Exception as exc:
+        error = located(i, exc)
+        if error is None:
+            raise
+        raise error from exc
     finally:
         frames.pop()
         i.locals = frames[-1].locals
@@ -231,6 +270,74 @@ def _row(site: TableSite, key: tuple[Any, ...]) -> tuple[Cell, list[str], str | 
     return hit
 
 
+def _call_any(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
+    """A procedure called from a modifier list, which runs traced or not."""
+    if i.muted:
+        return _call_untraced(i, proc, args)
+    return _call_traced(i, proc, args)
+
+
+class BuiltinSite:
+    """A builtin called at one place; with one argument, its quick path first."""
+
+    __slots__ = ("impl", "name", "quick", "rounding", "span")
+
+    def __init__(self, name: str, rounding: Any, one: bool, span: n.Span) -> None:
+        self.name, self.rounding, self.span = name, rounding, span
+        self.impl = BUILTINS[name].impl
+        self.quick = _QUICK.get(name) if one else None
+
+
+def _builtin(i: Interpreter, site: BuiltinSite, args: list[Any]) -> Any:
+    """compile_lookups.builtin_call: the arguments were evaluated after the step."""
+    quick = site.quick
+    if quick is not None:
+        result = quick(args[0])
+        if result is not _SLOW:
+            return result
+    try:
+        return normalize(site.impl(args, site.rounding))
+    except BuiltinError as exc:
+        raise i.fail(_builtin_message(site.name, exc), site.span) from None
+
+
+class ModifierSite:
+    """A modifier list called at one place: its code is the compiler's, found on first use."""
+
+    __slots__ = ("comp", "name", "rule", "terms_of")
+
+    def __init__(self, comp: Compiler, decl: n.ModifiersDecl) -> None:
+        self.comp, self.name = comp, decl.name
+        self.rule = decl.ref.text if decl.ref else None
+        self.terms_of: Any = None
+
+
+def _total_untraced(i: Interpreter, site: ModifierSite, args: dict[str, Any]) -> Any:
+    terms_of = site.terms_of
+    if terms_of is None:
+        terms_of = site.terms_of = site.comp.modifier(site.name)
+    return terms_of(i, args)[1]
+
+
+def _total_traced(i: Interpreter, site: ModifierSite, args: dict[str, Any]) -> Any:
+    terms_of = site.terms_of
+    if terms_of is None:
+        terms_of = site.terms_of = site.comp.modifier(site.name)
+    terms, total, clamped = terms_of(i, args)
+    i.trace.events.append(TotalEvent(i.depth, site.name, site.rule, terms, to_json(total), clamped))
+    return total
+
+
+def _total_any(i: Interpreter, site: ModifierSite, args: dict[str, Any]) -> Any:
+    if i.muted:
+        return _total_untraced(i, site, args)
+    return _total_traced(i, site, args)
+
+
+def _not_a_modifier(i: Interpreter, amount: Any, span: n.Span) -> None:
+    raise i.fail(f"a modifier must be a number, got {show(amount)}", span)
+
+
 def _yes(v: Any) -> bool:
     return v is True or (v is not False and truth(v))
 
@@ -265,6 +372,16 @@ _MISSING = object()
 AGGREGATES = frozenset({"count", "any", "all", "sum", "max", "min"})
 
 RUNTIME.update(
+    _call_any=_call_any,
+    _builtin=_builtin,
+    _total_untraced=_total_untraced,
+    _total_traced=_total_traced,
+    _total_any=_total_any,
+    _not_a_modifier=_not_a_modifier,
+    _Frame=Frame,
+    _Term=Term,
+    _normalize=normalize,
+    _is_number=is_number,
     _count=_count,
     _any=_any,
     _all=_all,

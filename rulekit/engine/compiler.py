@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.book.check_exprs import placeholders
 from rulekit.book.checker import Checked
 from rulekit.book.tables import CompiledTable
-from rulekit.engine import codegen
+from rulekit.engine import codegen, codegen_mods
 from rulekit.engine import compile_args as binding
 from rulekit.engine import compile_calls as calls
 from rulekit.engine import compile_lookups as lookups
@@ -130,7 +130,12 @@ class Compiler:
     def modifier(self, name: str) -> binding.ModifierCode:
         code = self.modifiers.get(name)
         if code is None:
-            code = self.modifiers[name] = lookups.modifier(self, self.book.modifiers[name])
+            decl = self.book.modifiers[name]
+            code = self.modifiers[name] = (
+                codegen_mods.modifier_list(self, decl).function
+                if self.generating
+                else lookups.modifier(self, decl)
+            )
         return code
 
     def provisional_kinds(self, attr: str) -> frozenset[str]:
