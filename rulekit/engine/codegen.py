@@ -37,11 +37,12 @@ from rulekit.engine.codegen_runtime import (
     PLAIN_EQ,
     RUNTIME,
     BuiltinSite,
+    ChooseSite,
     ModifierSite,
     TableSite,
     located,
 )
-from rulekit.engine.reach import contains
+from rulekit.engine.reach import contains, may_decide, pure
 from rulekit.engine.runtime import ORDER
 from rulekit.language import nodes as n
 
@@ -267,11 +268,45 @@ class Gen:
         elif isinstance(s, n.Assign) and len(s.target) == 1:
             self._step(s.span, here)
             self._assign_variable(s)
+        elif isinstance(s, n.Assign):
+            self._step(s.span, here)
+            value, head, span = self.expr(s.value), s.target[0], w.const(s.span)
+            obj = f"i._name_value({head!r}, {span})"
+            if head in self.local:
+                obj = f"(L[{head!r}] if {head!r} in L else {obj})"
+            for name in s.target[1:-1]:
+                obj = f"i._attr({obj}, {name!r}, {span})"
+            w.line(f"_assign_attr(i, {value}, {obj}, {w.const(s.target)}, {s.op!r}, {span})")
+        elif isinstance(s, n.Choose):
+            self._step(s.span, here)
+            self._choose(s)
         else:  # written by the closure compiler (choose, assignments)
             code = w.const(stmts.statement(self.comp, s, inherited, rule))
             t = w.temp()
             w.line(f"{t} = {code}(i)")
             w.line(f"if {t} is not None: return {t}")
+
+    def _choose(self, s: n.Choose) -> None:
+        """A decision (compile_stmts._choose); its default is worked out off the record by
+        a helper function that asks ``i.muted`` (it may run traced or not)."""
+        w, comp = self.w, self.comp
+        default = None
+        if s.default is not None:
+            outer, traced = self.w, self.traced
+            sub, default = outer.helper()
+            sub.line(f"def {default}(i):")
+            sub.line("    L = i.locals")
+            self.w, self.traced = sub, None
+            try:
+                sub.line(f"    return {self.expr(s.default)}")
+            finally:
+                self.w, self.traced = outer, traced
+            mute = not may_decide(comp.book, comp.tables, s.default)
+            remember = pure(comp.book, comp.tables, s.default)
+            sub.line(f"{default}_default = _suggestion({default}, {mute!r}, {remember!r})")
+            default = f"{default}_default"
+        site = w.const(ChooseSite(s.name, s.title, s.span, s.options.span))
+        w.line(f"_choose(i, {site}, {self.expr(s.options)}, {default or 'None'})")
 
     def _assign_variable(self, s: n.Assign) -> None:
         """``x = v``, ``x += v``: a local, else a state variable (a track clamped to its

@@ -12,9 +12,12 @@ from typing import TYPE_CHECKING, Any
 from rulekit.book.tables import Cell, CompiledTable, LookupMiss
 from rulekit.engine.builtins import BUILTINS, BuiltinError
 from rulekit.engine.compile_lookups import _QUICK, _SLOW, _builtin_message
-from rulekit.engine.runtime import MAX_NESTING, Frame, clamp_track
+from rulekit.engine.compile_stmts import _default, _repeats
+from rulekit.engine.policy import DecisionRequest
+from rulekit.engine.runtime import MAX_NESTING, Frame, Memo, clamp_track
 from rulekit.engine.trace import (
     CheckEvent,
+    DecisionEvent,
     LookupEvent,
     NoteEvent,
     Term,
@@ -338,6 +341,87 @@ def _not_a_modifier(i: Interpreter, amount: Any, span: n.Span) -> None:
     raise i.fail(f"a modifier must be a number, got {show(amount)}", span)
 
 
+def _assign_attr(
+    i: Interpreter, value: Any, obj: Any, target: tuple[str, ...], op: str, span: n.Span
+) -> None:
+    """``piece.attr = v`` / ``+=`` / ``-=`` (compile_stmts._assign), the value first."""
+    if not isinstance(obj, Entity):
+        raise i.fail(f"cannot change '{'.'.join(target)}': {show(obj)} is not a game piece", span)
+    attr, attrs = target[-1], obj.attrs
+    if attr not in attrs:
+        raise i.fail(f"a {obj.kind} has no '{attr}'", span)
+    old = attrs[attr]
+    if op == "=":
+        new = value.total if type(value) is RollValue else value
+    elif type(old) is int and type(value) is int and op[0] in "+-":
+        new = old + value if op[0] == "+" else old - value
+    else:
+        new = i._arith(op[0], old, value, span)
+    attrs[attr] = new
+    t = type(old)
+    if t is type(new) and t in PLAIN_EQ and old == new:
+        return  # unchanged: nothing to trace
+    i._record_change(f"{obj}.{attr}", old, new)
+
+
+def _suggestion(code: Callable[[Interpreter], Any], mute: bool, remember: bool) -> Any:
+    """A decision's default worked out off the record (compile_stmts._suggestion)."""
+
+    def run(i: Interpreter) -> Any:
+        mark, steps = len(i.trace.events), i.steps
+        muted, memo = i.muted, i.memo
+        i.muted = muted or mute
+        i.memo = Memo() if remember else None
+        try:
+            value = code(i)
+            if i.memo is not None and i.memo.reused and _repeats(value):
+                i.steps, i.memo = steps, None
+                value = code(i)
+            return value
+        finally:
+            i.muted, i.memo = muted, memo
+            del i.trace.events[mark:]
+
+    return run
+
+
+class ChooseSite:
+    __slots__ = ("name", "options_span", "span", "title")
+
+    def __init__(self, name: str, title: str | None, span: n.Span, options_span: n.Span) -> None:
+        self.name, self.title, self.span, self.options_span = name, title, span, options_span
+
+
+def _choose(
+    i: Interpreter, site: ChooseSite, options: Any, default_of: Callable[[Interpreter], Any] | None
+) -> None:
+    """compile_stmts._choose after its step: the options were evaluated first."""
+    options = i._iterate(options, site.options_span)
+    default = _default(i, default_of, options) if default_of is not None else None
+    i.decisions += 1
+    name, span = site.name, site.span
+    rule = i.ref.text if i.ref else None
+    request = DecisionRequest(name, options, default, rule, site.title, i._where(span))
+    choice, by = i.policy.decide(request)
+    index = next((k for k, o in enumerate(options) if o is choice), None)
+    if index is None:
+        index = next((k for k, o in enumerate(options) if i._eq(choice, o)), None)
+    if index is None:
+        raise i.fail(f"the policy chose {show(choice)}, which is not an option", span)
+    i.trace.events.append(
+        DecisionEvent(
+            i.depth,
+            name,
+            [to_json(o) for o in options],
+            to_json(choice),
+            by,
+            i.ref.text if i.ref else None,
+            index,
+        )
+    )
+    i.locals[name] = choice
+
+
 def _yes(v: Any) -> bool:
     return v is True or (v is not False and truth(v))
 
@@ -372,6 +456,9 @@ _MISSING = object()
 AGGREGATES = frozenset({"count", "any", "all", "sum", "max", "min"})
 
 RUNTIME.update(
+    _assign_attr=_assign_attr,
+    _suggestion=_suggestion,
+    _choose=_choose,
     _call_any=_call_any,
     _builtin=_builtin,
     _total_untraced=_total_untraced,
