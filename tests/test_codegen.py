@@ -7,6 +7,7 @@ runs under the generated engine with RULEKIT_ENGINE=generated.
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable
 from fractions import Fraction
@@ -200,3 +201,27 @@ def test_compile_prints_traced_and_untraced_code() -> None:
     assert "_NoteEvent" in traced.stdout and "_NoteEvent" not in untraced.stdout
     assert "torpedo.rk:19" in traced.stdout
     compile(traced.stdout, "<test>", "exec")  # what is printed is Python
+
+
+# ---- untraced runs (simulate, prob) end as traced ones ---------------------------------------
+
+
+@pytest.mark.parametrize("generated", [False, True])
+def test_untraced_games_end_as_traced_ones(generated: bool) -> None:
+    """simulate and prob run untraced (``interp.muted``): the same dice, decisions, state."""
+    from rulekit.play.runner import new_game
+
+    for book, seeds in (("silent_war", 2), ("gato_leader", 2), ("attack_sub", 2)):
+        checked = load(str(RULEBOOKS / book))
+        for seed in range(seeds):
+            ends = []
+            for muted in (False, True):
+                with engine(generated):
+                    game = new_game(checked, None, seed)
+                game.interp.muted = muted
+                out = io.StringIO()
+                result = game.play(trace=out)
+                ends.append((result.ended, result.state_hash, result.turns))
+                calls = out.getvalue().count('"event": "call"')
+                assert (calls == 0) if muted else (calls > 0)
+            assert ends[0] == ends[1], f"{book} seed {seed}"

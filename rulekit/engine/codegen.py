@@ -583,18 +583,18 @@ class Gen:
             else:
                 assert p.default is not None
                 plan.append((p.name, self.comp.cached(p.default), None))
-        in_order = len(values) == len(params) and all(
-            src == k for k, (_, src, _) in enumerate(plan)
+        given = len(values)  # how many arguments
+        in_order = given <= len(plan) and all(
+            src == k for k, (_, src, _) in enumerate(plan[:given])
         )
         if in_order and not any(read for _, _, read in plan):
-            return (
-                "{"
-                + ", ".join(f"{name!r}: {v}" for (name, _, _), v in zip(plan, values, strict=True))
-                + "}"
-            )
+            # the arguments in order, then the defaults (evaluated where the call is made)
+            items = [f"{name!r}: {v}" for (name, _, _), v in zip(plan, values, strict=False)]
+            items += [f"{p.name!r}: {self.expr(p.default)}" for p in params[given:] if p.default]
+            return "{" + ", ".join(items) + "}"
         # arguments in order, then texts read as enum members, then defaults, in order
-        given = "(" + "".join(f"{v}, " for v in values) + ")"
-        return f"_bind(i, {w.const(tuple(plan))}, {given})"
+        evaluated = "(" + "".join(f"{v}, " for v in values) + ")"
+        return f"_bind(i, {w.const(tuple(plan))}, {evaluated})"
 
     def _name(self, e: n.Name) -> str:
         comp, w = self.comp, self.w

@@ -66,6 +66,7 @@ def _play(job: tuple[str | None, int, str, int | None]) -> RunOutcome:
     scenario, seed, policy, turns = job
     assert _CHECKED is not None
     game = new_game(_CHECKED, scenario, seed, policy)
+    game.interp.muted = True  # untraced: a run is summed up by its outcome alone
     result = game.play(turns)
     return RunOutcome(seed, result.turns, result.ended, result.final)
 
