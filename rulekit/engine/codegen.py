@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
-from rulekit.book.check_exprs import ENUM_FUNCTIONS, GRAPH_FUNCTIONS
+from rulekit.book.check_exprs import ENUM_FUNCTIONS, GRAPH_FUNCTIONS, placeholders
 from rulekit.engine import compile_stmts as stmts
 from rulekit.engine.builtins import BUILTINS
 from rulekit.engine.codegen_runtime import (
@@ -38,6 +38,7 @@ from rulekit.engine.codegen_runtime import (
     RUNTIME,
     BuiltinSite,
     ChooseSite,
+    GraphSite,
     ModifierSite,
     TableSite,
     located,
@@ -257,12 +258,12 @@ class Gen:
         elif isinstance(s, n.NoteStmt):
             cited = s.ref or rule
             self._step(s.span, here)
-            text = w.const(self.comp.interpolate(s.text, s.span))
+            text = self.interpolate(s.text, s.span)
             if self.traced:
                 c = cited.text if cited else None
-                w.line(f"i.trace.events.append(_NoteEvent(i.depth, {text}(i), {c!r}))")
+                w.line(f"i.trace.events.append(_NoteEvent(i.depth, {text}, {c!r}))")
             else:
-                w.line(f"{text}(i)")
+                w.line(text)  # what it reads may be provisional, and so noted
         elif isinstance(s, n.Pass):
             self._step(s.span, here)
         elif isinstance(s, n.Assign) and len(s.target) == 1:
@@ -404,7 +405,7 @@ class Gen:
             if member is not None:
                 return w.const(member)
             if "{" in e.value:
-                return self.fallback(e)
+                return self.interpolate(e.value, e.span)
             return w.const(e.value)
         if isinstance(e, n.Name):
             return self._name(e)
@@ -437,11 +438,56 @@ class Gen:
             return self._procedure_call(e)
         if isinstance(e, n.Call) and e.func in self.comp.tables:
             return self._table_call(e)
+        if isinstance(e, n.Call) and self._is_graph(e.func):
+            return self._graph_call(e)
         if isinstance(e, n.Call) and self._is_builtin(e.func):
             return self._builtin_call(e)
         if isinstance(e, n.Call) and e.func in self.comp.book.modifiers:
             return self._modifier_call(e)
         return self.fallback(e)
+
+    def interpolate(self, text: str, span: n.Span) -> str:
+        """``{name}`` and ``{name.attr}`` filled in with the values they name, in order
+        (Compiler.interpolate; a name is read as Interpreter._name_value reads it)."""
+        comp, w = self.comp, self.w
+        parts = []
+        for dotted in placeholders(text):
+            head, *attrs = dotted.split(".")
+            decl = comp.book.states.get(head)
+            note = (
+                f"state {head}" + (f" [{decl.ref.text}]" if decl.ref else "")
+                if decl is not None and decl.provenance is not None
+                else None
+            )
+            fallback = w.const(comp.name_fallback(head, span, None))
+            value = f"_name_value(i, {head!r}, {fallback}, {w.const(note)})"
+            if head in self.local:
+                value = f"(L[{head!r}] if {head!r} in L else {value})"
+            for attr in attrs:
+                value = f"i._attr({value}, {attr!r}, {w.const(span)})"
+            parts.append(f"({w.const('{' + dotted + '}')}, _show({value})), ")
+        return f"_fill({w.const(text)}, ({''.join(parts)}))"
+
+    def _graph_call(self, e: n.Call) -> str:
+        comp, w = self.comp, self.w
+        if len(e.args) != 3 or not isinstance(e.args[0].value, n.Name):
+            return self.fallback(e)
+        graph_name = e.args[0].value.id
+        if graph_name not in comp.tables:
+            return self.fallback(e)
+        site = w.const(GraphSite(e.func, comp.tables[graph_name], e.span))
+        first, second = self.expr(e.args[1].value), self.expr(e.args[2].value)
+        return f"_graph(_stepped(i, {w.const(e.span)}), {site}, {first}, {second}, {self.traced!r})"
+
+    def _is_graph(self, name: str) -> bool:
+        book = self.comp.book
+        return name in GRAPH_FUNCTIONS and not (
+            name in self.comp.tables
+            or name in book.modifiers
+            or name in book.procedures
+            or name in book.kinds
+            or name in book.records
+        )
 
     def _is_builtin(self, name: str) -> bool:
         """Whether a call of ``name`` calls a builtin (as compile_calls.call decides)."""

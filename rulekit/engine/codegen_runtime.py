@@ -9,6 +9,7 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from rulekit.book import graph
 from rulekit.book.tables import Cell, CompiledTable, LookupMiss
 from rulekit.engine.builtins import BUILTINS, BuiltinError
 from rulekit.engine.compile_lookups import _QUICK, _SLOW, _builtin_message
@@ -35,6 +36,7 @@ from rulekit.engine.values import (
     show,
     to_json,
     truth,
+    unwrap,
 )
 from rulekit.errors import RulekitError, RuleRuntimeError, RuleViolation, error
 from rulekit.language import nodes as n
@@ -422,6 +424,51 @@ def _choose(
     i.locals[name] = choice
 
 
+def _name_value(
+    i: Interpreter,
+    name: str,
+    fallback: Callable[[Interpreter], Any],
+    note: str | None,
+) -> Any:
+    """A name in a text's ``{...}`` that is not a local (Interpreter._name_value)."""
+    values = i.state.values
+    if name in values:
+        if note is not None and name not in i.changed:
+            i.trace.used_provisional(note)
+        return values[name]
+    return fallback(i)
+
+
+def _fill(text: str, parts: tuple[tuple[str, str], ...]) -> str:
+    for placeholder, shown in parts:
+        text = text.replace(placeholder, shown)
+    return text
+
+
+class GraphSite:
+    __slots__ = ("func", "span", "table")
+
+    def __init__(self, func: str, table: CompiledTable, span: n.Span) -> None:
+        self.func, self.table, self.span = func, table, span
+
+
+def _graph(i: Interpreter, site: GraphSite, first: Any, second: Any, traced: bool | None) -> Any:
+    """compile_lookups.graph_call after its step and arguments; untraced, its note unmade."""
+    func, table = site.func, site.table
+    if func == "distance":
+        result: Any = graph.distance(table, first, second)
+    elif func == "route":
+        result = graph.route(table, first, second) or ()
+    else:
+        result = graph.within(table, list(i._iterate(first, site.span)), unwrap(second))
+    if table.provisional_cells:
+        i.trace.used_provisional(f"table {table.name}" + (f" [{table.rule}]" if table.rule else ""))
+    if traced or (traced is None and not i.muted):
+        shown = f"{func}({table.name}, {show(first)}, {show(second)}) = {show(result)}"
+        i.trace.add(NoteEvent(i.depth, shown, table.rule))
+    return result
+
+
 def _yes(v: Any) -> bool:
     return v is True or (v is not False and truth(v))
 
@@ -456,6 +503,10 @@ _MISSING = object()
 AGGREGATES = frozenset({"count", "any", "all", "sum", "max", "min"})
 
 RUNTIME.update(
+    _name_value=_name_value,
+    _fill=_fill,
+    _show=show,
+    _graph=_graph,
     _assign_attr=_assign_attr,
     _suggestion=_suggestion,
     _choose=_choose,
