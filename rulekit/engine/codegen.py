@@ -26,8 +26,6 @@ import os
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from attrs import frozen
-
 from rulekit.book.check_exprs import ENUM_FUNCTIONS, GRAPH_FUNCTIONS, placeholders
 from rulekit.engine import compile_stmts as stmts
 from rulekit.engine.builtins import BUILTINS
@@ -38,10 +36,12 @@ from rulekit.engine.codegen_runtime import (
     RUNTIME,
     BuiltinSite,
     ChooseSite,
+    Generated,
     GraphSite,
     ModifierSite,
     TableSite,
     located,
+    mangle,
 )
 from rulekit.engine.reach import contains, may_decide, pure
 from rulekit.engine.runtime import ORDER
@@ -59,48 +59,7 @@ def enabled() -> bool:
     return os.environ.get("RULEKIT_ENGINE", "") == "generated"
 
 
-# ---- what generated code calls ------------------------------------------------------------
-
-
 # ---- the source and its line map ----------------------------------------------------------
-
-
-@frozen
-class Generated:
-    """One generated function: its source, where each line came from, and the function."""
-
-    name: str
-    source: str
-    spans: tuple[n.Span | None, ...]  # by line of source, from 1
-    function: Callable[..., Any]
-
-    def where(self, line: int) -> n.Span | None:
-        """The rulebook span that line ``line`` (1-based) of the source was written for."""
-        if 1 <= line <= len(self.spans):
-            return self.spans[line - 1]
-        return None
-
-    def annotated(self) -> str:
-        """The source for a reader: a line that starts a rulebook line says which."""
-        out, last = [], None
-        for line, span in zip(self.source.splitlines(), self.spans, strict=True):
-            where = f"{span.file}:{span.line}" if span is not None and span.line else None
-            if where is not None and where != last:
-                line += f"  # {where}"
-            last = where or last
-            out.append(line)
-        return "\n".join(out) + "\n"
-
-
-def mangle(name: str) -> str:
-    """A rulebook name as a safe Python identifier: letters and digits kept, others coded."""
-    out = []
-    for ch in name:
-        if ch.isascii() and (ch.isalnum() or ch == "_") and ch != "_":
-            out.append(ch)
-        else:
-            out.append(f"_{ord(ch):x}_")
-    return "".join(out)
 
 
 class Writer:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulekit.engine.codegen import Gen, Generated, finish, mangle, may_be_local
+from rulekit.engine.codegen import Gen, finish, may_be_local
+from rulekit.engine.codegen_runtime import Generated, mangle
 from rulekit.engine.compile_lookups import _label
 from rulekit.language import nodes as n
 

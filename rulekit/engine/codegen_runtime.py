@@ -9,6 +9,8 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from attrs import frozen
+
 from rulekit.book import graph
 from rulekit.book.tables import Cell, CompiledTable, LookupMiss
 from rulekit.engine.builtins import BUILTINS, BuiltinError
@@ -45,6 +47,47 @@ if TYPE_CHECKING:
     from rulekit.engine.compile_calls import Procedure
     from rulekit.engine.compiler import Compiler
     from rulekit.engine.interpreter import Interpreter
+
+# ---- the source and its line map ----------------------------------------------------------
+
+
+@frozen
+class Generated:
+    """One generated function: its source, where each line came from, and the function."""
+
+    name: str
+    source: str
+    spans: tuple[n.Span | None, ...]  # by line of source, from 1
+    function: Callable[..., Any]
+
+    def where(self, line: int) -> n.Span | None:
+        """The rulebook span that line ``line`` (1-based) of the source was written for."""
+        if 1 <= line <= len(self.spans):
+            return self.spans[line - 1]
+        return None
+
+    def annotated(self) -> str:
+        """The source for a reader: a line that starts a rulebook line says which."""
+        out, last = [], None
+        for line, span in zip(self.source.splitlines(), self.spans, strict=True):
+            where = f"{span.file}:{span.line}" if span is not None and span.line else None
+            if where is not None and where != last:
+                line += f"  # {where}"
+            last = where or last
+            out.append(line)
+        return "\n".join(out) + "\n"
+
+
+def mangle(name: str) -> str:
+    """A rulebook name as a safe Python identifier: letters and digits kept, others coded."""
+    out = []
+    for ch in name:
+        if ch.isascii() and (ch.isalnum() or ch == "_") and ch != "_":
+            out.append(ch)
+        else:
+            out.append(f"_{ord(ch):x}_")
+    return "".join(out)
+
 
 _NONE_TYPE = type(None)
 PLAIN_EQ = frozenset({int, str, bool, _NONE_TYPE, EnumValue, Entity})

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.book.check_exprs import placeholders
 from rulekit.book.checker import Checked
 from rulekit.book.tables import CompiledTable
-from rulekit.engine import codegen, codegen_mods
+from rulekit.engine import codegen, codegen_mods, codegen_runtime
 from rulekit.engine import compile_args as binding
 from rulekit.engine import compile_calls as calls
 from rulekit.engine import compile_lookups as lookups
@@ -79,7 +79,7 @@ class Compiler:
         self._provisional: dict[str, frozenset[str]] = {}
         # procedures as generated Python source (rulekit.engine.codegen), when switched on
         self.generating = generating
-        self.generated: dict[str, tuple[codegen.Generated, codegen.Generated]] = {}
+        self.generated: dict[str, tuple[codegen_runtime.Generated, codegen_runtime.Generated]] = {}
         fields: dict[str, set[str]] = {}
         for kind in self.book.kinds.values():
             for f in kind.fields:
