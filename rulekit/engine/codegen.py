@@ -704,10 +704,10 @@ class Gen:
         sym = op
         a, b = w.temp(), w.temp()
         if fixed and type(k) is int:
-            slow = f"i._order({op!r}, {a}, {k!r}, {span})"
+            slow = f"_order(i, {op!r}, {a}, {k!r}, {span})"
             return f"({a} {sym} {k!r} if type({a} := {left}) is int else {slow})"
         test = f"(type({a} := {left}) is int) & (type({b} := {right}) is int)"
-        return f"({a} {sym} {b} if {test} else i._order({op!r}, {a}, {b}, {span}))"
+        return f"({a} {sym} {b} if {test} else _order(i, {op!r}, {a}, {b}, {span}))"
 
 
 def _may_be_local(decl: n.ProcedureDecl) -> frozenset[str]:

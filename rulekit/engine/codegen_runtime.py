@@ -17,7 +17,7 @@ from rulekit.engine.builtins import BUILTINS, BuiltinError
 from rulekit.engine.compile_lookups import _QUICK, _SLOW, _builtin_message
 from rulekit.engine.compile_stmts import _default, _repeats
 from rulekit.engine.policy import DecisionRequest
-from rulekit.engine.runtime import MAX_NESTING, Frame, Memo, clamp_track
+from rulekit.engine.runtime import MAX_NESTING, ORDER, Frame, Memo, clamp_track
 from rulekit.engine.trace import (
     CheckEvent,
     DecisionEvent,
@@ -272,8 +272,13 @@ def _table(i: Interpreter, site: TableSite, given: tuple[Any, ...]) -> Any:
             values.append(rolled)
         else:
             values.append(given[src])
-    key = tuple(plain(v) for v in values)
-    hit = site.found.get(key) if all(type(v) in _KEYED for v in key) else None
+    key = tuple([plain(v) for v in values])
+    keyed = True
+    for v in key:
+        if type(v) not in _KEYED:
+            keyed = False
+            break
+    hit = site.found.get(key) if keyed else None
     if hit is None:
         hit = _row(site, key)
         if hit is None:  # a text, a miss, a follow-up action: the closure's way
@@ -288,7 +293,7 @@ def _table(i: Interpreter, site: TableSite, given: tuple[Any, ...]) -> Any:
             i.depth,
             table.name,
             table.rule,
-            dict(keys),
+            keys,
             list(row),
             cell.printed,
             cell.provisional,
@@ -512,6 +517,18 @@ def _graph(i: Interpreter, site: GraphSite, first: Any, second: Any, traced: boo
     return result
 
 
+def _order(i: Interpreter, op: str, a: Any, b: Any, span: n.Span) -> bool:
+    """An order comparison not of two ints: a roll compares as its total (as
+    Interpreter._order, which unwraps it, would find), anything else by Interpreter._order."""
+    if type(a) is RollValue:
+        a = a.total
+    if type(b) is RollValue:
+        b = b.total
+    if type(a) is int and type(b) is int:
+        return bool(ORDER[op](a, b))
+    return i._order(op, a, b, span)
+
+
 def _yes(v: Any) -> bool:
     return v is True or (v is not False and truth(v))
 
@@ -546,6 +563,7 @@ _MISSING = object()
 AGGREGATES = frozenset({"count", "any", "all", "sum", "max", "min"})
 
 RUNTIME.update(
+    _order=_order,
     _name_value=_name_value,
     _fill=_fill,
     _show=show,
