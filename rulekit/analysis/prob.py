@@ -266,6 +266,7 @@ def exact(
             )
         dice = defaults.dice = PathDice(prefix)
         interp = Interpreter(checked, dice, max_steps=max_steps)
+        interp.muted = True  # untraced: only the value and the provisional values are read
         interp.defaults = defaults
         value = unwrap(question.run(interp))  # a roll counts as its total
         key = _key(value)
@@ -297,6 +298,7 @@ def sampled(
     dice = SeededDice(seed)
     for _ in range(samples):
         interp = Interpreter(checked, dice, max_steps=max_steps)
+        interp.muted = True  # untraced, as above
         value = unwrap(question.run(interp))
         entry = counts.setdefault(_key(value), [value, 0])
         entry[1] += 1

@@ -38,7 +38,8 @@ BUILTIN_ARGS = frozenset(
     ]
 )
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
-_BRACED = re.compile(r"\{([^{}\n]*)\}")
+# Braces with something inside; empty ones ("{}") are text, printed as they stand.
+_BRACED = re.compile(r"\{([^{}\n]*[^{}\s][^{}\n]*)\}")
 
 
 def placeholders(text: str) -> list[str]:

@@ -695,5 +695,9 @@ from rulekit.cli.render_cmd import register as register_render  # noqa: E402
 
 register_render(main, option_switches, reports_errors)
 
+from rulekit.cli.compile_cmd import compile_cmd  # noqa: E402
+
+main.add_command(compile_cmd)
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -7,6 +7,7 @@ out when the closure is built; running it binds, steps, traces and runs, as the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rulekit.book.check_exprs import ENUM_FUNCTIONS, GRAPH_FUNCTIONS
@@ -138,9 +139,12 @@ class Procedure:
 
     def __init__(self, comp: Compiler, decl: n.ProcedureDecl) -> None:
         self.frame_name = f"procedure {decl.name}"
+        self.ref = decl.ref
+        # the untraced function generated for the body (rulekit.engine.codegen), once built
+        self.untraced: Callable[[Interpreter], tuple[Any] | None] | None = None
 
         def build(i: Interpreter) -> tuple[Any] | None:
-            self.body = stmts.block(comp, decl.body, None, decl.ref)
+            self.body = comp.body(decl)
             return self.body(i)
 
         self.body = build

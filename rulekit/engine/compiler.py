@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING, Any
 from rulekit.book.check_exprs import placeholders
 from rulekit.book.checker import Checked
 from rulekit.book.tables import CompiledTable
+from rulekit.engine import codegen, codegen_mods, codegen_runtime
 from rulekit.engine import compile_args as binding
 from rulekit.engine import compile_calls as calls
 from rulekit.engine import compile_lookups as lookups
+from rulekit.engine import compile_stmts as stmts
 from rulekit.engine.reach import contains
 from rulekit.engine.runtime import ARITH, ORDER, charge, sized
 from rulekit.engine.values import Entity, EnumValue, MarkerValue, normalize, plain, show, truth
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
 
 Code = Callable[["Interpreter"], Any]
 
-_COMPILERS: dict[int, Compiler] = {}
+_COMPILERS: dict[tuple[int, bool], Compiler] = {}
 _MISSING = object()
 _NONE_TYPE = type(None)
 # Values of these types equal one of the same type exactly when ``==`` says so (Interpreter._eq).
@@ -41,10 +43,11 @@ _PLAIN_EQ = frozenset({int, str, bool, _NONE_TYPE, EnumValue, Entity})
 
 def compiler_for(checked: Checked) -> Compiler:
     """The closures of one checked rulebook, shared by every interpreter running it."""
-    comp = _COMPILERS.get(id(checked))
+    key = (id(checked), codegen.enabled())  # each engine its own code, until one is left
+    comp = _COMPILERS.get(key)
     if comp is None or comp.owner() is not checked:
-        comp = _COMPILERS[id(checked)] = Compiler(checked)
-        weakref.finalize(checked, _COMPILERS.pop, id(checked), None)
+        comp = _COMPILERS[key] = Compiler(checked, generating=key[1])
+        weakref.finalize(checked, _COMPILERS.pop, key, None)
     return comp
 
 
@@ -59,7 +62,7 @@ class Slot:
 class Compiler:
     """Builds and keeps the closures of one rulebook (not of one game: no state here)."""
 
-    def __init__(self, checked: Checked) -> None:
+    def __init__(self, checked: Checked, generating: bool = False) -> None:
         self.owner = weakref.ref(checked)
         self.book = checked.book
         self.vocab = checked.vocab
@@ -74,6 +77,9 @@ class Compiler:
         self.procedures: dict[str, calls.Procedure] = {}
         self.modifiers: dict[str, binding.ModifierCode] = {}
         self._provisional: dict[str, frozenset[str]] = {}
+        # procedures as generated Python source (rulekit.engine.codegen), when switched on
+        self.generating = generating
+        self.generated: dict[str, tuple[codegen_runtime.Generated, codegen_runtime.Generated]] = {}
         fields: dict[str, set[str]] = {}
         for kind in self.book.kinds.values():
             for f in kind.fields:
@@ -115,10 +121,21 @@ class Compiler:
             code = self.procedures[name] = calls.Procedure(self, self.book.procedures[name])
         return code
 
+    def body(self, decl: n.ProcedureDecl) -> stmts.StmtCode:
+        """A procedure's body: generated source, or closures (see codegen.enabled)."""
+        if self.generating:
+            return codegen.procedure_body(self, decl)
+        return stmts.block(self, decl.body, None, decl.ref)
+
     def modifier(self, name: str) -> binding.ModifierCode:
         code = self.modifiers.get(name)
         if code is None:
-            code = self.modifiers[name] = lookups.modifier(self, self.book.modifiers[name])
+            decl = self.book.modifiers[name]
+            code = self.modifiers[name] = (
+                codegen_mods.modifier_list(self, decl).function
+                if self.generating
+                else lookups.modifier(self, decl)
+            )
         return code
 
     def provisional_kinds(self, attr: str) -> frozenset[str]:

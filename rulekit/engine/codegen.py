@@ -1,0 +1,766 @@
+"""Procedures generated as Python source, one function per procedure and trace mode.
+
+The closures of rulekit.engine.compiler call one Python function per AST node; here a
+procedure's body becomes the text of one Python function (jinja's CodeGenerator is the
+model: a writer of indented lines that notes, for each line, the node it came from), compiled
+once per checked rulebook. The function does what the closures do, in the same order: the
+same values, steps, rule references, trace events, dice throws, decisions and errors.
+
+The trace is chosen when the code is generated: each procedure has a traced function (its
+check, value and note events written) and an untraced one (run while ``i.muted``: working out
+a decision's default, a quiet helper). Nothing from a rulebook enters the source except as
+the ``repr()`` of a str, int or bool, or as a constant held in the function's namespace under
+a generated name (``_k3``); rulebook names never become identifiers. Every line knows the
+rulebook span it came from (``Generated.where``).
+
+Node kinds the generator does not write out yet run as the closure the compiler builds for
+them, called from the generated code (``_k7(i)``): the two share the interpreter's state, so
+mixing them changes nothing that is observable.
+"""
+
+from __future__ import annotations
+
+import itertools
+import linecache
+import os
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from rulekit.book.check_exprs import ENUM_FUNCTIONS, GRAPH_FUNCTIONS, placeholders
+from rulekit.engine import compile_stmts as stmts
+from rulekit.engine.builtins import BUILTINS
+from rulekit.engine.codegen_runtime import (
+    AGGREGATES,
+    BY_FILE,
+    PLAIN_EQ,
+    RUNTIME,
+    BuiltinSite,
+    ChooseSite,
+    Generated,
+    GraphSite,
+    ModifierSite,
+    TableSite,
+    located,
+    mangle,
+)
+from rulekit.engine.reach import contains, may_decide, pure
+from rulekit.engine.runtime import ORDER
+from rulekit.language import nodes as n
+
+if TYPE_CHECKING:
+    from rulekit.engine.compiler import Compiler
+    from rulekit.engine.interpreter import Interpreter
+
+Body = Callable[["Interpreter"], "tuple[Any] | None"]
+
+
+def enabled() -> bool:
+    """Whether procedures run as generated source (RULEKIT_ENGINE=generated) or as closures."""
+    return os.environ.get("RULEKIT_ENGINE", "") == "generated"
+
+
+# ---- the source and its line map ----------------------------------------------------------
+
+
+class Writer:
+    """Indented lines, each with the span it was written for, and the constants they use."""
+
+    def __init__(self, parent: Writer | None = None) -> None:
+        self.lines: list[str] = []
+        self.spans: list[n.Span | None] = []
+        self.level = 0
+        self.span: n.Span | None = parent.span if parent is not None else None
+        # a helper function's writer shares its procedure's constants and temporaries
+        self.names: dict[str, Any] = parent.names if parent is not None else {}
+        self._by_id: dict[int, str] = parent._by_id if parent is not None else {}
+        self._temps: Iterator[int] = parent._temps if parent is not None else itertools.count(1)
+        self.helpers: list[Writer] = parent.helpers if parent is not None else []
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.level + text)
+        self.spans.append(self.span)
+
+    def const(self, value: Any) -> str:
+        """Source for a constant: a literal for str/int/bool/None, else a namespace name."""
+        t = type(value)
+        if value is None or t is bool or t is int or t is str:
+            return repr(value)
+        key = id(value)
+        name = self._by_id.get(key)
+        if name is None:
+            name = self._by_id[key] = f"_k{len(self._by_id)}"
+            self.names[name] = value
+        return name
+
+    def temp(self) -> str:
+        return f"_t{next(self._temps)}"
+
+    def helper(self) -> tuple[Writer, str]:
+        """A new function written before the procedure's, and its name."""
+        sub = Writer(self)
+        self.helpers.append(sub)
+        return sub, f"_h{len(self.helpers)}"
+
+
+# ---- procedures ---------------------------------------------------------------------------
+
+
+def procedure(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
+    """The body of a procedure as one function ``(i) -> None | (result,)``."""
+    gen = Gen(comp, traced, _may_be_local(decl))
+    fname = f"{'traced' if traced else 'untraced'}_{mangle(decl.name)}"
+    w = gen.w
+    w.span = decl.span
+    w.line(f"def {fname}(i):")
+    w.level += 1
+    w.line("L = i.locals")
+    gen.block(decl.body, None, decl.ref)
+    w.line("return None")
+    return finish(w, fname)
+
+
+def finish(w: Writer, fname: str) -> Generated:
+    """Compile the function ``fname`` a writer wrote (after its helpers), and keep its map."""
+    lines = [line for h in w.helpers for line in h.lines] + w.lines
+    spans = [span for h in w.helpers for span in h.spans] + w.spans
+    source = "\n".join(lines) + "\n"
+    namespace: dict[str, Any] = dict(RUNTIME)
+    namespace.update(w.names)
+    filename = f"<rulekit {fname} {next(_SERIAL)}>"
+    exec(compile(source, filename, "exec"), namespace)  # our own text: see the module docstring
+    generated = Generated(fname, source, tuple(spans), namespace[fname])
+    BY_FILE[filename] = generated
+    # a Python traceback through generated code shows its lines (for rulekit's developers)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return generated
+
+
+_SERIAL = itertools.count(1)
+
+
+class Gen:
+    """Writes the statements and expressions of one procedure."""
+
+    def __init__(self, comp: Compiler, traced: bool | None, local: frozenset[str]) -> None:
+        self.comp = comp
+        self.traced = traced
+        self.local = local  # the names that may be locals of the procedure
+        self.w = Writer()
+
+    # ---- statements ----------------------------------------------------------------------
+
+    def block(
+        self, body: tuple[n.Stmt, ...], inherited: n.RuleRef | None, rule: n.RuleRef | None
+    ) -> None:
+        if not body:
+            self.w.line("pass")
+        for s in body:
+            self.statement(s, inherited, rule)
+
+    def _step(self, span: n.Span, ref: n.RuleRef | None) -> None:
+        w = self.w
+        w.line("i.steps += 1")
+        w.line(f"if i.steps > i.max_steps: raise i.over_budget({w.const(span)})")
+        w.line(f"i.ref = {w.const(ref)}")
+
+    def statement(self, s: n.Stmt, inherited: n.RuleRef | None, rule: n.RuleRef | None) -> None:
+        w = self.w
+        w.span = s.span
+        base = inherited or rule
+        own: n.RuleRef | None = getattr(s, "ref", None)
+        here = own or base
+        if isinstance(s, n.Let):
+            self._step(s.span, here)
+            value = self.expr(s.value)
+            shown = s.ref is not None and not stmts._traced_itself(s.value)
+            if shown and self.traced:
+                assert s.ref is not None
+                t = w.temp()
+                w.line(f"L[{s.name!r}] = {t} = {value}")
+                w.line(
+                    f"i.trace.events.append(_ValueEvent(i.depth, {s.name!r}, _to_json({t}), "
+                    f"{s.ref.text!r}))"
+                )
+            else:
+                w.line(f"L[{s.name!r}] = {value}")
+        elif isinstance(s, n.Return):
+            self._step(s.span, here)
+            w.line(f"return ({self.expr(s.value) if s.value is not None else 'None'},)")
+        elif isinstance(s, n.ExprStmt):
+            self._step(s.span, here)
+            w.line(self.expr(s.call))
+        elif isinstance(s, n.If):
+            self._if(s, here, base, inherited, rule)
+        elif isinstance(s, n.While):
+            self._step(s.span, here)
+            w.line(f"while {self.check(s.cond, s.ref)}:")
+            w.level += 1
+            w.line("i.steps += 1")
+            w.line(f"if i.steps > i.max_steps: raise i.over_budget({w.const(s.span)})")
+            self.block(s.body, s.ref or inherited, rule)
+            w.level -= 1
+        elif isinstance(s, n.ForEach):
+            self._step(s.span, here)
+            t = w.temp()
+            source = self.expr(s.iterable)
+            w.line(f"for {t} in i._iterate({source}, {w.const(s.iterable.span)}):")
+            w.level += 1
+            w.line(f"L[{s.var!r}] = {t}")
+            self.block(s.body, s.ref or inherited, rule)
+            w.level -= 1
+        elif isinstance(s, n.Require):
+            cited = s.ref or rule
+            self._step(s.span, here)
+            message = s.message + (f" (rule [{cited.text}])" if cited else "")
+            w.line(f"if not {self.cond(s.cond)}:")
+            w.line(f"    _violate(i, {message!r}, {w.const(s.span)}, {w.const(cited)})")
+        elif isinstance(s, n.NoteStmt):
+            cited = s.ref or rule
+            self._step(s.span, here)
+            text = self.interpolate(s.text, s.span)
+            if self.traced:
+                c = cited.text if cited else None
+                w.line(f"i.trace.events.append(_NoteEvent(i.depth, {text}, {c!r}))")
+            else:
+                w.line(text)  # what it reads may be provisional, and so noted
+        elif isinstance(s, n.Pass):
+            self._step(s.span, here)
+        elif isinstance(s, n.Assign) and len(s.target) == 1:
+            self._step(s.span, here)
+            self._assign_variable(s)
+        elif isinstance(s, n.Assign):
+            self._step(s.span, here)
+            value, head, span = self.expr(s.value), s.target[0], w.const(s.span)
+            obj = f"i._name_value({head!r}, {span})"
+            if head in self.local:
+                obj = f"(L[{head!r}] if {head!r} in L else {obj})"
+            for name in s.target[1:-1]:
+                obj = f"i._attr({obj}, {name!r}, {span})"
+            w.line(f"_assign_attr(i, {value}, {obj}, {w.const(s.target)}, {s.op!r}, {span})")
+        elif isinstance(s, n.Choose):
+            self._step(s.span, here)
+            self._choose(s)
+        else:  # written by the closure compiler (choose, assignments)
+            code = w.const(stmts.statement(self.comp, s, inherited, rule))
+            t = w.temp()
+            w.line(f"{t} = {code}(i)")
+            w.line(f"if {t} is not None: return {t}")
+
+    def _choose(self, s: n.Choose) -> None:
+        """A decision (compile_stmts._choose); its default is worked out off the record by
+        a helper function that asks ``i.muted`` (it may run traced or not)."""
+        w, comp = self.w, self.comp
+        default = None
+        if s.default is not None:
+            outer, traced = self.w, self.traced
+            sub, default = outer.helper()
+            sub.line(f"def {default}(i):")
+            sub.line("    L = i.locals")
+            self.w, self.traced = sub, None
+            try:
+                sub.line(f"    return {self.expr(s.default)}")
+            finally:
+                self.w, self.traced = outer, traced
+            mute = not may_decide(comp.book, comp.tables, s.default)
+            remember = pure(comp.book, comp.tables, s.default)
+            sub.line(f"{default}_default = _suggestion({default}, {mute!r}, {remember!r})")
+            default = f"{default}_default"
+        site = w.const(ChooseSite(s.name, s.title, s.span, s.options.span))
+        w.line(f"_choose(i, {site}, {self.expr(s.options)}, {default or 'None'})")
+
+    def _assign_variable(self, s: n.Assign) -> None:
+        """``x = v``, ``x += v``: a local, else a state variable (a track clamped to its
+        ends, the change traced), else a new local (compile_stmts._assign)."""
+        w, head = self.w, s.target[0]
+        value, old, new, values = w.temp(), w.temp(), w.temp(), w.temp()
+        w.line(f"{value} = {self.expr(s.value)}")
+        if s.op == "=":
+            combined = f"({value}.total if type({value}) is _RollValue else {value})"
+        else:
+            sign, span = s.op[0], w.const(s.span)
+            fast = f"{old} {sign} {value}" if sign in "+-" else None
+            slow = f"i._arith({sign!r}, {old}, {value}, {span})"
+            combined = (
+                f"({fast} if type({old}) is int and type({value}) is int else {slow})"
+                if fast is not None
+                else slow
+            )
+        keyword = "if"
+        if head in self.local:
+            w.line(f"if {head!r} in L:")
+            w.line(f"    {old} = L[{head!r}]")
+            w.line(f"    L[{head!r}] = {combined}")
+            keyword = "elif"
+        w.line(f"{keyword} {head!r} in ({values} := i.state.values):")
+        w.level += 1
+        w.line(f"{old} = {values}[{head!r}]")
+        w.line(f"{new} = {combined}")
+        track = self.comp.book.tracks.get(head)
+        if track is not None:
+            w.line(f"{new} = _clamp(_plain({new}), {track.low!r}, {track.high!r})")
+        w.line(f"{values}[{head!r}] = {new}")
+        w.line(f"i.changed.add({head!r})")
+        w.line(f"i._record_change({head!r}, {old}, {new})")
+        w.level -= 1
+        w.line("else:")
+        w.line(f"    L[{head!r}] = {value}")
+
+    def _if(
+        self,
+        s: n.If,
+        here: n.RuleRef | None,
+        base: n.RuleRef | None,
+        inherited: n.RuleRef | None,
+        rule: n.RuleRef | None,
+    ) -> None:
+        w = self.w
+        w.line("i.steps += 1")
+        w.line(f"if i.steps > i.max_steps: raise i.over_budget({w.const(s.span)})")
+        if len(s.branches) > 1:
+            w.line(f"i.ref = {w.const(here)}")
+        opened = 0
+        for k, b in enumerate(s.branches):
+            w.span = b.span
+            w.line(f"i.ref = {w.const(b.ref or base)}")
+            w.line(f"if {self.check(b.cond, b.ref)}:")
+            w.level += 1
+            self.block(b.body, b.ref or inherited, rule)
+            w.level -= 1
+            if k < len(s.branches) - 1 or s.otherwise:
+                w.line("else:")
+                w.level += 1
+                opened += 1
+        if s.otherwise:
+            self.block(s.otherwise, inherited, rule)
+        w.level -= opened
+
+    def check(self, cond: n.Expr, ref: n.RuleRef | None) -> str:
+        """A condition; one that cites a rule is shown in the (traced) trace."""
+        code = self.cond(cond)
+        if ref is None or not self.traced:
+            return code
+        return f"_check(i, {code}, {self.comp.text(cond.span)!r}, {ref.text!r})"
+
+    # ---- expressions ---------------------------------------------------------------------
+
+    def fallback(self, e: Any) -> str:
+        return f"{self.w.const(self.comp.expr(e))}(i)"
+
+    def cond(self, e: n.Expr) -> str:
+        """Source giving the truth of ``e`` as a bool."""
+        code = self.expr(e)
+        if isinstance(e, n.Compare | n.BoolOp | n.Not):
+            return code
+        return f"_cond({code})"
+
+    def expr(self, e: Any) -> str:
+        w = self.w
+        if isinstance(e, n.Num | n.Bool):
+            return w.const(e.value)
+        if isinstance(e, n.NoneLit):
+            return "None"
+        if isinstance(e, n.Str):
+            member = self.comp.members.get(id(e))
+            if member is not None:
+                return w.const(member)
+            if "{" in e.value:
+                return self.interpolate(e.value, e.span)
+            return w.const(e.value)
+        if isinstance(e, n.Name):
+            return self._name(e)
+        if isinstance(e, n.Attr):
+            return self._attr(e)
+        if isinstance(e, n.ListLit):
+            items = [self.expr(x) for x in e.items]
+            return "(" + "".join(f"{x}, " for x in items) + ")"
+        if isinstance(e, n.BoolOp):
+            return f"({self.cond(e.left)} {e.op} {self.cond(e.right)})"
+        if isinstance(e, n.Not):
+            return f"(not {self.cond(e.operand)})"
+        if isinstance(e, n.IfExpr):
+            cond, then = self.cond(e.cond), self.expr(e.then)
+            return f"({then} if {cond} else {self.expr(e.otherwise)})"
+        if isinstance(e, n.UnaryOp):
+            t, operand = w.temp(), self.expr(e.operand)
+            slow = f"i._arith('-', 0, {t}, {w.const(e.span)})"  # unary + negates too
+            return f"(-{t} if type({t} := {operand}) is int else {slow})"
+        if isinstance(e, n.BinOp):
+            return self._binop(e)
+        if isinstance(e, n.Compare):
+            return self._compare(e)
+        if isinstance(e, n.ListComp):
+            return f"tuple({self._comprehension(e.expr, e.var, e.iterable, e.cond)})"
+        if isinstance(e, n.Aggregate) and e.func in AGGREGATES:
+            values = self._comprehension(e.expr, e.var, e.iterable, e.cond)
+            return f"_{e.func}({values})"
+        if isinstance(e, n.Call) and self._is_procedure(e.func):
+            return self._procedure_call(e)
+        if isinstance(e, n.Call) and e.func in self.comp.tables:
+            return self._table_call(e)
+        if isinstance(e, n.Call) and self._is_graph(e.func):
+            return self._graph_call(e)
+        if isinstance(e, n.Call) and self._is_builtin(e.func):
+            return self._builtin_call(e)
+        if isinstance(e, n.Call) and e.func in self.comp.book.modifiers:
+            return self._modifier_call(e)
+        return self.fallback(e)
+
+    def interpolate(self, text: str, span: n.Span) -> str:
+        """``{name}`` and ``{name.attr}`` filled in with the values they name, in order
+        (Compiler.interpolate; a name is read as Interpreter._name_value reads it)."""
+        comp, w = self.comp, self.w
+        parts = []
+        for dotted in placeholders(text):
+            head, *attrs = dotted.split(".")
+            decl = comp.book.states.get(head)
+            note = (
+                f"state {head}" + (f" [{decl.ref.text}]" if decl.ref else "")
+                if decl is not None and decl.provenance is not None
+                else None
+            )
+            fallback = w.const(comp.name_fallback(head, span, None))
+            value = f"_name_value(i, {head!r}, {fallback}, {w.const(note)})"
+            if head in self.local:
+                value = f"(L[{head!r}] if {head!r} in L else {value})"
+            for attr in attrs:
+                value = f"i._attr({value}, {attr!r}, {w.const(span)})"
+            parts.append(f"({w.const('{' + dotted + '}')}, _show({value})), ")
+        return f"_fill({w.const(text)}, ({''.join(parts)}))"
+
+    def _graph_call(self, e: n.Call) -> str:
+        comp, w = self.comp, self.w
+        if len(e.args) != 3 or not isinstance(e.args[0].value, n.Name):
+            return self.fallback(e)
+        graph_name = e.args[0].value.id
+        if graph_name not in comp.tables:
+            return self.fallback(e)
+        site = w.const(GraphSite(e.func, comp.tables[graph_name], e.span))
+        first, second = self.expr(e.args[1].value), self.expr(e.args[2].value)
+        return f"_graph(_stepped(i, {w.const(e.span)}), {site}, {first}, {second}, {self.traced!r})"
+
+    def _is_graph(self, name: str) -> bool:
+        book = self.comp.book
+        return name in GRAPH_FUNCTIONS and not (
+            name in self.comp.tables
+            or name in book.modifiers
+            or name in book.procedures
+            or name in book.kinds
+            or name in book.records
+        )
+
+    def _is_builtin(self, name: str) -> bool:
+        """Whether a call of ``name`` calls a builtin (as compile_calls.call decides)."""
+        book = self.comp.book
+        return name in BUILTINS and not (
+            name in self.comp.tables
+            or name in book.modifiers
+            or name in book.procedures
+            or name in book.kinds
+            or name in book.records
+            or name in GRAPH_FUNCTIONS
+            or name in ENUM_FUNCTIONS
+        )
+
+    def _builtin_call(self, e: n.Call) -> str:
+        w = self.w
+        site = BuiltinSite(e.func, self.comp.rounding, len(e.args) == 1, e.span)
+        args = "[" + ", ".join(self.expr(a.value) for a in e.args) + "]"
+        return f"_builtin(_stepped(i, {w.const(e.span)}), {w.const(site)}, {args})"
+
+    def _modifier_call(self, e: n.Call) -> str:
+        """Step, bind, the list's terms and total (its TotalEvent when traced)."""
+        comp, w = self.comp, self.w
+        decl = comp.book.modifiers[e.func]
+        args = self._bind(e, decl.params)
+        if args is None:
+            return self.fallback(e)
+        site = w.const(ModifierSite(comp, decl))
+        invoke = {True: "_total_traced", False: "_total_untraced", None: "_total_any"}[self.traced]
+        return f"{invoke}(_stepped(i, {w.const(e.span)}), {site}, {args})"
+
+    def _table_call(self, e: n.Call) -> str:
+        """Step, the arguments in order, the table's own roll if none was given, then the
+        row (compile_lookups.table_call), found by the values' index once it is known."""
+        comp, w = self.comp, self.w
+        table = comp.tables[e.func]
+        inputs = [d for d in table.dims if d.kind != "roll"]
+        keys: list[str | None] = []  # None for the roll
+        position = 0
+        for arg in e.args:
+            if arg.name == "roll":
+                keys.append(None)
+            elif arg.name is not None:
+                keys.append(arg.name)
+            elif position < len(inputs):
+                keys.append(inputs[position].name)
+                position += 1
+            else:
+                return self.fallback(e)
+        dims: list[int | None] = []
+        for dim in table.dims:
+            key = None if dim.kind == "roll" else dim.name
+            if key is not None and key not in keys:
+                return self.fallback(e)
+            dims.append(len(keys) - 1 - keys[::-1].index(key) if key in keys else None)
+        roll_dim = next((d for d in table.dims if d.kind == "roll"), None)
+        throw = None
+        if roll_dim is not None:
+            assert roll_dim.decl.dice is not None
+            throw = comp.roll(roll_dim.decl.dice, roll_dim.decl.mods, e.span)
+        rolled = len(keys) - 1 - keys[::-1].index(None) if None in keys else None
+        site = TableSite(table, comp.lookup(table), tuple(dims), rolled, throw, e.span)
+        given = "(" + "".join(f"{self.expr(a.value)}, " for a in e.args) + ")"
+        return f"_table(_stepped(i, {w.const(e.span)}), {w.const(site)}, {given})"
+
+    def _comprehension(self, expr: n.Expr, var: str, iterable: n.Expr, cond: n.Expr | None) -> str:
+        """``expr for var in iterable if cond`` as a helper function giving a list; the
+        loop variable does not leak out (compiler.comprehension)."""
+        outer = self.w
+        sub, name = outer.helper()
+        sub.line(f"def {name}(i, L):")
+        sub.level += 1
+        self.w = sub
+        try:
+            items = sub.temp()
+            sub.line(f"{items} = _plain({self.expr(iterable)})")
+            sub.line(f"if type({items}) is not tuple:")
+            sub.line(f"    {items} = i._iterate({items}, {sub.const(iterable.span)})")
+            saved, item, values = sub.temp(), sub.temp(), sub.temp()
+            sub.line(f"{values} = []")
+            sub.line(f"{saved} = L.get({var!r}, _MISSING)")
+            sub.line("try:")
+            sub.line(f"    for {item} in {items}:")
+            sub.level += 2
+            sub.line(f"L[{var!r}] = {item}")
+            if cond is not None:
+                sub.line(f"if not {self.cond(cond)}:")
+                sub.line("    continue")
+            # the item itself, unless the condition may draw from it
+            itself = isinstance(expr, n.Name) and expr.id == var and not contains(cond, n.Draw)
+            sub.line(f"{values}.append({item if itself else self.expr(expr)})")
+            sub.level -= 2
+            sub.line("finally:")
+            sub.line(f"    if {saved} is _MISSING:")
+            sub.line(f"        L.pop({var!r}, None)")
+            sub.line("    else:")
+            sub.line(f"        L[{var!r}] = {saved}")
+            sub.line(f"return {values}")
+        finally:
+            self.w = outer
+        return f"{name}(i, L)"
+
+    def _is_procedure(self, name: str) -> bool:
+        """Whether a call of ``name`` calls a procedure (as compile_calls.call decides)."""
+        book = self.comp.book
+        return (
+            name not in self.comp.tables and name not in book.modifiers and name in book.procedures
+        )
+
+    def _procedure_call(self, e: n.Call) -> str:
+        """Step, bind the arguments, then run the procedure (compile_calls._procedure_call)."""
+        comp, w = self.comp, self.w
+        decl = comp.book.procedures[e.func]
+        args = self._bind(e, decl.params)
+        if args is None:
+            return self.fallback(e)
+        proc = w.const(comp.procedure(e.func))
+        invoke = {True: "_call_traced", False: "_call_untraced", None: "_call_any"}[self.traced]
+        return f"{invoke}(_stepped(i, {w.const(e.span)}), {proc}, {args})"
+
+    def _bind(self, e: n.Call, params: tuple[n.Param, ...]) -> str | None:
+        """Source of the arguments' dict (compile_args.binder); None where the binder fails."""
+        from rulekit.engine.compile_args import _enum_param
+
+        w = self.w
+        keys: list[str] = []
+        for index, arg in enumerate(e.args):
+            if arg.name is None and index >= len(params):
+                return None
+            keys.append(arg.name if arg.name is not None else params[index].name)
+        if any(p.name not in keys and p.default is None for p in params):
+            return None
+        values = [self.expr(a.value) for a in e.args]
+        plan: list[tuple[str, int | Any, Any]] = []
+        for p in params:
+            if p.name in keys:
+                index = len(keys) - 1 - keys[::-1].index(p.name)  # the last one given wins
+                plan.append((p.name, index, _enum_param(self.comp, p, e.span)))
+            else:
+                assert p.default is not None
+                plan.append((p.name, self.comp.cached(p.default), None))
+        given = len(values)  # how many arguments
+        in_order = given <= len(plan) and all(
+            src == k for k, (_, src, _) in enumerate(plan[:given])
+        )
+        if in_order and not any(read for _, _, read in plan):
+            # the arguments in order, then the defaults (evaluated where the call is made)
+            items = [f"{name!r}: {v}" for (name, _, _), v in zip(plan, values, strict=False)]
+            items += [f"{p.name!r}: {self.expr(p.default)}" for p in params[given:] if p.default]
+            return "{" + ", ".join(items) + "}"
+        # arguments in order, then texts read as enum members, then defaults, in order
+        evaluated = "(" + "".join(f"{v}, " for v in values) + ")"
+        return f"_bind(i, {w.const(tuple(plan))}, {evaluated})"
+
+    def _name(self, e: n.Name) -> str:
+        comp, w = self.comp, self.w
+        name = e.id
+        member = comp.members.get(id(e))
+        if member is None or name in comp.book.consts or name in comp.book.states:
+            value = self._nonlocal(e)
+        else:  # an enum member, unless a local or a state variable shadows it
+            other = w.const(comp.fetch(e)[1])
+            value = f"{other}(i) if {name!r} in i.state.values else {w.const(member)}"
+        if name not in self.local:
+            return f"({value})"
+        return f"(L[{name!r}] if {name!r} in L else {value})"
+
+    def _nonlocal(self, e: n.Name) -> str:
+        """A name that is not a local: a state variable, else a constant, member... (as
+        compiler._nonlocal reads it: a provisional state variable through its closure)."""
+        comp, w = self.comp, self.w
+        name = e.id
+        decl = comp.book.states.get(name)
+        other = w.const(comp.fetch(e)[1])
+        if (decl is not None and decl.provenance is not None) or name in comp.book.consts:
+            return f"{other}(i)"
+        t = w.temp()
+        fallback = w.const(comp.name_fallback(name, e.span, e))
+        return f"{t}[{name!r}] if {name!r} in ({t} := i.state.values) else {fallback}(i)"
+
+    def _attr(self, e: n.Attr) -> str:
+        comp, w = self.comp, self.w
+        if comp.provisional_kinds(e.name):
+            return self.fallback(e)
+        if isinstance(e.obj, n.Name):  # a local, else as Compiler.fetch reads it
+            h = e.obj.id
+            elsewhere = self._nonlocal(e.obj)
+            obj = (
+                f"(L[{h!r}] if {h!r} in L else {elsewhere})"
+                if h in self.local
+                else f"({elsewhere})"
+            )
+        else:
+            obj = self.expr(e.obj)
+        t, a = w.temp(), e.name
+        return (
+            f"({t}.attrs[{a!r}] if type({t} := {obj}) is _Entity and {a!r} in {t}.attrs "
+            f"else i._attr({t}, {a!r}, {w.const(e.span)}))"
+        )
+
+    def _binop(self, e: n.BinOp) -> str:
+        w = self.w
+        left, right = self.expr(e.left), self.expr(e.right)
+        a, b, span = w.temp(), w.temp(), w.const(e.span)
+        op = e.op
+        if op in ("+", "-", "*"):
+            fast = f"{a} {op} {b}"
+            # both sides are evaluated before either is tested: '&' does not short-circuit
+            test = f"(type({a} := {left}) is int) & (type({b} := {right}) is int)"
+            if op == "+":
+                return f"({fast} if {test} else _join_or_arith(i, {a}, {b}, {span}))"
+            return f"({fast} if {test} else i._arith({op!r}, {a}, {b}, {span}))"
+        return f"i._arith({op!r}, {left}, {right}, {span})"
+
+    def _constant(self, e: n.Expr) -> tuple[bool, Any]:
+        """Whether ``e`` always gives the same value without any effect, and that value
+        (as rulekit.engine.compiler._constant decides)."""
+        if isinstance(e, n.Num | n.Bool):
+            return True, e.value
+        if isinstance(e, n.Str):
+            member = self.comp.members.get(id(e))
+            if member is not None:
+                return True, member
+            if "{" not in e.value:
+                return True, e.value
+        return False, None
+
+    def _compare(self, e: n.Compare) -> str:
+        w = self.w
+        op, span = e.op, w.const(e.span)
+        if op in ("in", "not in"):
+            left, right = self.expr(e.left), self.expr(e.right)
+            return f"i._contains({op!r}, {left}, {right}, {w.const(e.right.span)})"
+        fixed, k = self._constant(e.right)
+        if op in ("=", "!="):
+            same = op == "="
+            if isinstance(e.right, n.NoneLit):
+                left = self.expr(e.left)
+                return f"((_plain({left}) is None) is {same})"
+            if isinstance(e.left, n.NoneLit):
+                right = self.expr(e.right)
+                return f"((_plain({right}) is None) is {same})"
+            left = self.expr(e.left)
+            if fixed and type(k) in PLAIN_EQ:
+                t, kk, kt = w.temp(), w.const(k), w.const(type(k))
+                return (
+                    f"((({t} == {kk}) if type({t} := {left}) is {kt} else i._eq({t}, {kk})) "
+                    f"is {same})"
+                )
+            right = self.expr(e.right)
+            return f"(_eq(i, {left}, {right}) is {same})"
+        left, right = self.expr(e.left), self.expr(e.right)
+        if op not in ORDER:
+            return f"i._order({op!r}, {left}, {right}, {span})"
+        sym = op
+        a, b = w.temp(), w.temp()
+        if fixed and type(k) is int:
+            slow = f"_order(i, {op!r}, {a}, {k!r}, {span})"
+            return f"({a} {sym} {k!r} if type({a} := {left}) is int else {slow})"
+        test = f"(type({a} := {left}) is int) & (type({b} := {right}) is int)"
+        return f"({a} {sym} {b} if {test} else _order(i, {op!r}, {a}, {b}, {span}))"
+
+
+def _may_be_local(decl: n.ProcedureDecl) -> frozenset[str]:
+    return may_be_local(decl.params, decl.body)
+
+
+def may_be_local(params: tuple[n.Param, ...], nodes: tuple[Any, ...]) -> frozenset[str]:
+    """The names a procedure's locals may hold: parameters, and what its statements and
+    comprehensions bind (a value assigned to a name that is no state variable is a local)."""
+    names = {p.name for p in params}
+    stack: list[Any] = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.Let | n.Choose):
+            names.add(node.name)
+        elif isinstance(node, n.Assign):
+            names.add(node.target[0])
+        elif isinstance(node, n.ForEach | n.ListComp | n.Aggregate):
+            names.add(node.var)
+        for field in getattr(type(node), "__attrs_attrs__", ()):
+            value = getattr(node, field.name)
+            items = value if isinstance(value, tuple) else (value,)
+            stack.extend(x for x in items if hasattr(type(x), "__attrs_attrs__"))
+    return frozenset(names)
+
+
+def procedures(comp: Compiler, decl: n.ProcedureDecl) -> tuple[Generated, Generated]:
+    """A procedure's traced and untraced functions, generated once per checked rulebook."""
+    both = comp.generated.get(decl.name)
+    if both is None:
+        both = comp.generated[decl.name] = (
+            procedure(comp, decl, True),
+            procedure(comp, decl, False),
+        )
+    return both
+
+
+def procedure_body(comp: Compiler, decl: n.ProcedureDecl) -> Body:
+    """A procedure's body: its traced function, or its untraced one while ``i.muted``."""
+    traced, untraced = procedures(comp, decl)
+    run_traced: Body = traced.function
+    run_untraced: Body = untraced.function
+    proc = comp.procedures.get(decl.name)
+    if proc is not None:  # what codegen_runtime._run calls, sparing a call of body()
+        proc.untraced = run_untraced
+
+    def body(i: Interpreter) -> tuple[Any] | None:
+        try:
+            return run_untraced(i) if i.muted else run_traced(i)
+        except Exception as exc:
+            error = located(i, exc)
+            if error is None:
+                raise
+            raise error from exc
+
+    return body

@@ -1,0 +1,596 @@
+"""What generated code calls (rulekit.engine.codegen): the slower paths of operators, calls
+of procedures and tables, aggregates. Each does what the closure of the same node does
+(rulekit.engine.compiler and its companions), in the same order.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from attrs import frozen
+
+from rulekit.book import graph
+from rulekit.book.tables import Cell, CompiledTable, LookupMiss
+from rulekit.engine.builtins import BUILTINS, BuiltinError
+from rulekit.engine.compile_lookups import _QUICK, _SLOW, _builtin_message
+from rulekit.engine.compile_stmts import _default, _repeats
+from rulekit.engine.policy import DecisionRequest
+from rulekit.engine.runtime import MAX_NESTING, ORDER, Frame, Memo, clamp_track
+from rulekit.engine.trace import (
+    CheckEvent,
+    DecisionEvent,
+    LookupEvent,
+    NoteEvent,
+    Term,
+    TotalEvent,
+    ValueEvent,
+)
+from rulekit.engine.values import (
+    Entity,
+    EnumValue,
+    RollValue,
+    is_number,
+    normalize,
+    one_of_a_kind,
+    plain,
+    show,
+    to_json,
+    truth,
+    unwrap,
+)
+from rulekit.errors import RulekitError, RuleRuntimeError, RuleViolation, error
+from rulekit.language import nodes as n
+
+if TYPE_CHECKING:
+    from rulekit.engine.compile_calls import Procedure
+    from rulekit.engine.compiler import Compiler
+    from rulekit.engine.interpreter import Interpreter
+
+# ---- the source and its line map ----------------------------------------------------------
+
+
+@frozen
+class Generated:
+    """One generated function: its source, where each line came from, and the function."""
+
+    name: str
+    source: str
+    spans: tuple[n.Span | None, ...]  # by line of source, from 1
+    function: Callable[..., Any]
+
+    def where(self, line: int) -> n.Span | None:
+        """The rulebook span that line ``line`` (1-based) of the source was written for."""
+        if 1 <= line <= len(self.spans):
+            return self.spans[line - 1]
+        return None
+
+    def annotated(self) -> str:
+        """The source for a reader: a line that starts a rulebook line says which."""
+        out, last = [], None
+        for line, span in zip(self.source.splitlines(), self.spans, strict=True):
+            where = f"{span.file}:{span.line}" if span is not None and span.line else None
+            if where is not None and where != last:
+                line += f"  # {where}"
+            last = where or last
+            out.append(line)
+        return "\n".join(out) + "\n"
+
+
+def mangle(name: str) -> str:
+    """A rulebook name as a safe Python identifier: letters and digits kept, others coded."""
+    out = []
+    for ch in name:
+        if ch.isascii() and (ch.isalnum() or ch == "_") and ch != "_":
+            out.append(ch)
+        else:
+            out.append(f"_{ord(ch):x}_")
+    return "".join(out)
+
+
+_NONE_TYPE = type(None)
+PLAIN_EQ = frozenset({int, str, bool, _NONE_TYPE, EnumValue, Entity})
+
+
+def _cond(v: Any) -> bool:
+    if v is True or v is False:
+        return v
+    return truth(v)
+
+
+def _eq(i: Interpreter, a: Any, b: Any) -> bool:
+    t = type(a)
+    if t is type(b) and t in PLAIN_EQ:
+        return bool(a == b)
+    return i._eq(a, b)
+
+
+def _check(i: Interpreter, result: bool, text: str, rule: str) -> bool:
+    i.trace.events.append(CheckEvent(i.depth, text, result, rule))
+    return result
+
+
+def _violate(i: Interpreter, message: str, span: n.Span, rule: n.RuleRef | None) -> None:
+    raise RuleViolation([error(message, span, rule=rule, context=f"in {i.frame.name}")])
+
+
+RUNTIME: dict[str, Any] = {
+    "_cond": _cond,
+    "_eq": _eq,
+    "_check": _check,
+    "_violate": _violate,
+    "_plain": plain,
+    "_Entity": Entity,
+    "_ValueEvent": ValueEvent,
+    "_NoteEvent": NoteEvent,
+    "_to_json": to_json,
+    "_RollValue": RollValue,
+    "_clamp": clamp_track,
+}
+
+
+def _join_or_arith(i: Interpreter, a: Any, b: Any, span: n.Span) -> Any:
+    """``a + b`` when not both ints: lists join, numbers add (the closure's slower path)."""
+    pa, pb = plain(a), plain(b)
+    if isinstance(pa, tuple) and isinstance(pb, tuple):
+        return pa + pb
+    return i._arith("+", a, b, span)
+
+
+RUNTIME["_join_or_arith"] = _join_or_arith
+
+
+def _stepped(i: Interpreter, span: n.Span) -> Interpreter:
+    """A step, inside an expression: a call steps before its arguments are evaluated."""
+    i.steps += 1
+    if i.steps > i.max_steps:
+        raise i.over_budget(span)
+    return i
+
+
+def _bind(
+    i: Interpreter, plan: tuple[tuple[str, Any, Any], ...], values: tuple[Any, ...]
+) -> dict[str, Any]:
+    """Arguments to parameters by a plan: an argument's index (and how to read a text
+    given for an enum parameter), or a default's closure, evaluated where the call is."""
+    bound: dict[str, Any] = {}
+    for name, src, read in plan:
+        if type(src) is int:
+            value = values[src]
+            if read is not None and isinstance(value, str):
+                value = read(i, value)
+            bound[name] = value
+        else:
+            bound[name] = src(i)
+    return bound
+
+
+def _call_traced(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
+    """A procedure called while the trace is written (compile_calls._procedure_call)."""
+    quietly = proc.quietly
+    if quietly is not None and i.trace.events:
+        return quietly(i, args)
+    return proc.traced(i, args)
+
+
+def _call_untraced(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
+    """A procedure called off the record; while a default that only computes is worked out,
+    the same call gives the same result in as many steps (runtime.Memo)."""
+    memo = i.memo
+    if memo is None:
+        return _run(i, proc, args)
+    key = (proc, len(i.frames), *map(id, args.values()))
+    hit = memo.calls.get(key)
+    if hit is not None and i.steps + hit[1] <= i.max_steps:
+        i.steps += hit[1]
+        if not one_of_a_kind(hit[0]):
+            memo.reused = True
+        return hit[0]
+    given = tuple(args.values())  # kept with the result, so their ids stay theirs
+    before = i.steps
+    result = _run(i, proc, args)
+    memo.calls[key] = (result, i.steps - before, given)
+    return result
+
+
+BY_FILE: weakref.WeakValueDictionary[str, Any] = weakref.WeakValueDictionary()
+
+
+def located(i: Interpreter, exc: BaseException) -> RuleRuntimeError | None:
+    """An unexpected Python error raised in generated code, as an error at the rulebook
+    line the innermost generated line came from (never at the generated code)."""
+    if isinstance(exc, RulekitError):
+        return None
+    span = None
+    tb = exc.__traceback__
+    while tb is not None:
+        generated = BY_FILE.get(tb.tb_frame.f_code.co_filename)
+        if generated is not None:
+            span = generated.where(tb.tb_lineno) or span
+        tb = tb.tb_next
+    if span is None:
+        return None
+    return i.fail(f"internal error: {type(exc).__name__}: {exc}", span)
+
+
+def _run(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
+    frames = i.frames
+    frame = Frame(proc.frame_name, proc.ref, args)
+    if len(frames) > MAX_NESTING:
+        raise i.too_deep(frame)
+    frames.append(frame)
+    i.locals = args
+    saved = i.ref
+    run = proc.untraced
+    try:
+        out = run(i) if run is not None else proc.body(i)
+    except Exception as exc:
+        error = located(i, exc)
+        if error is None:
+            raise
+        raise error from exc
+    finally:
+        frames.pop()
+        i.locals = frames[-1].locals
+        i.ref = saved
+    return None if out is None else out[0]
+
+
+class TableSite:
+    """A table called at one place: which argument goes to which dimension, and the rows
+    already found by the (plain int or enum) values of its dimensions."""
+
+    __slots__ = ("at", "dims", "found", "lookup", "names", "rolled", "span", "table", "throw")
+
+    def __init__(
+        self,
+        table: CompiledTable,
+        lookup: Callable[[Interpreter, list[Any], n.Span], Any],
+        dims: tuple[int | None, ...],
+        rolled: int | None,
+        throw: Callable[[Interpreter], Any] | None,
+        span: n.Span,
+    ) -> None:
+        self.table, self.lookup, self.dims, self.rolled = table, lookup, dims, rolled
+        self.throw, self.span, self.at = throw, span, str(span)
+        self.names = tuple(d.name for d in table.dims)
+        self.found: dict[tuple[Any, ...], tuple[Cell, list[str], str | None]] = {}
+
+
+_KEYED = frozenset({int, EnumValue})
+
+
+def _table(i: Interpreter, site: TableSite, given: tuple[Any, ...]) -> Any:
+    rolled = given[site.rolled] if site.rolled is not None else None
+    values = []
+    for src in site.dims:
+        if src is None:
+            if rolled is None:
+                assert site.throw is not None
+                rolled = site.throw(i)
+            values.append(rolled)
+        else:
+            values.append(given[src])
+    key = tuple([plain(v) for v in values])
+    keyed = True
+    for v in key:
+        if type(v) not in _KEYED:
+            keyed = False
+            break
+    hit = site.found.get(key) if keyed else None
+    if hit is None:
+        hit = _row(site, key)
+        if hit is None:  # a text, a miss, a follow-up action: the closure's way
+            return site.lookup(i, values, site.span)
+    cell, row, note = hit
+    keys = dict(zip(site.names, map(to_json, key), strict=True))  # an enum as worded here
+    if note is not None:
+        i.trace.used_provisional(note)
+    table = site.table
+    i.trace.events.append(
+        LookupEvent(
+            i.depth,
+            table.name,
+            table.rule,
+            keys,
+            list(row),
+            cell.printed,
+            cell.provisional,
+            site.at,
+        )
+    )
+    return cell.value
+
+
+def _row(site: TableSite, key: tuple[Any, ...]) -> tuple[Cell, list[str], str | None] | None:
+    """The row of plain int or enum values, remembered; None for any other look-up."""
+    if not all(type(v) in _KEYED for v in key):
+        return None
+    table = site.table
+    try:
+        cell, path = table.lookup(list(key))
+    except LookupMiss:
+        return None
+    if cell.action is not None:
+        return None
+    row = [k.printed for k in path]
+    note = None
+    if cell.provisional:
+        rule = table.rule
+        note = f"table {table.name} ({' / '.join(row)})" + (f" [{rule}]" if rule else "")
+    hit = site.found[key] = (cell, row, note)
+    return hit
+
+
+def _call_any(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
+    """A procedure called from a modifier list, which runs traced or not."""
+    if i.muted:
+        return _call_untraced(i, proc, args)
+    return _call_traced(i, proc, args)
+
+
+class BuiltinSite:
+    """A builtin called at one place; with one argument, its quick path first."""
+
+    __slots__ = ("impl", "name", "quick", "rounding", "span")
+
+    def __init__(self, name: str, rounding: Any, one: bool, span: n.Span) -> None:
+        self.name, self.rounding, self.span = name, rounding, span
+        self.impl = BUILTINS[name].impl
+        self.quick = _QUICK.get(name) if one else None
+
+
+def _builtin(i: Interpreter, site: BuiltinSite, args: list[Any]) -> Any:
+    """compile_lookups.builtin_call: the arguments were evaluated after the step."""
+    quick = site.quick
+    if quick is not None:
+        result = quick(args[0])
+        if result is not _SLOW:
+            return result
+    try:
+        return normalize(site.impl(args, site.rounding))
+    except BuiltinError as exc:
+        raise i.fail(_builtin_message(site.name, exc), site.span) from None
+
+
+class ModifierSite:
+    """A modifier list called at one place: its code is the compiler's, found on first use."""
+
+    __slots__ = ("comp", "name", "rule", "terms_of")
+
+    def __init__(self, comp: Compiler, decl: n.ModifiersDecl) -> None:
+        self.comp, self.name = comp, decl.name
+        self.rule = decl.ref.text if decl.ref else None
+        self.terms_of: Any = None
+
+
+def _total_untraced(i: Interpreter, site: ModifierSite, args: dict[str, Any]) -> Any:
+    terms_of = site.terms_of
+    if terms_of is None:
+        terms_of = site.terms_of = site.comp.modifier(site.name)
+    return terms_of(i, args)[1]
+
+
+def _total_traced(i: Interpreter, site: ModifierSite, args: dict[str, Any]) -> Any:
+    terms_of = site.terms_of
+    if terms_of is None:
+        terms_of = site.terms_of = site.comp.modifier(site.name)
+    terms, total, clamped = terms_of(i, args)
+    i.trace.events.append(TotalEvent(i.depth, site.name, site.rule, terms, to_json(total), clamped))
+    return total
+
+
+def _total_any(i: Interpreter, site: ModifierSite, args: dict[str, Any]) -> Any:
+    if i.muted:
+        return _total_untraced(i, site, args)
+    return _total_traced(i, site, args)
+
+
+def _not_a_modifier(i: Interpreter, amount: Any, span: n.Span) -> None:
+    raise i.fail(f"a modifier must be a number, got {show(amount)}", span)
+
+
+def _assign_attr(
+    i: Interpreter, value: Any, obj: Any, target: tuple[str, ...], op: str, span: n.Span
+) -> None:
+    """``piece.attr = v`` / ``+=`` / ``-=`` (compile_stmts._assign), the value first."""
+    if not isinstance(obj, Entity):
+        raise i.fail(f"cannot change '{'.'.join(target)}': {show(obj)} is not a game piece", span)
+    attr, attrs = target[-1], obj.attrs
+    if attr not in attrs:
+        raise i.fail(f"a {obj.kind} has no '{attr}'", span)
+    old = attrs[attr]
+    if op == "=":
+        new = value.total if type(value) is RollValue else value
+    elif type(old) is int and type(value) is int and op[0] in "+-":
+        new = old + value if op[0] == "+" else old - value
+    else:
+        new = i._arith(op[0], old, value, span)
+    attrs[attr] = new
+    t = type(old)
+    if t is type(new) and t in PLAIN_EQ and old == new:
+        return  # unchanged: nothing to trace
+    i._record_change(f"{obj}.{attr}", old, new)
+
+
+def _suggestion(code: Callable[[Interpreter], Any], mute: bool, remember: bool) -> Any:
+    """A decision's default worked out off the record (compile_stmts._suggestion)."""
+
+    def run(i: Interpreter) -> Any:
+        mark, steps = len(i.trace.events), i.steps
+        muted, memo = i.muted, i.memo
+        i.muted = muted or mute
+        i.memo = Memo() if remember else None
+        try:
+            value = code(i)
+            if i.memo is not None and i.memo.reused and _repeats(value):
+                i.steps, i.memo = steps, None
+                value = code(i)
+            return value
+        finally:
+            i.muted, i.memo = muted, memo
+            del i.trace.events[mark:]
+
+    return run
+
+
+class ChooseSite:
+    __slots__ = ("name", "options_span", "span", "title")
+
+    def __init__(self, name: str, title: str | None, span: n.Span, options_span: n.Span) -> None:
+        self.name, self.title, self.span, self.options_span = name, title, span, options_span
+
+
+def _choose(
+    i: Interpreter, site: ChooseSite, options: Any, default_of: Callable[[Interpreter], Any] | None
+) -> None:
+    """compile_stmts._choose after its step: the options were evaluated first."""
+    options = i._iterate(options, site.options_span)
+    default = _default(i, default_of, options) if default_of is not None else None
+    i.decisions += 1
+    name, span = site.name, site.span
+    rule = i.ref.text if i.ref else None
+    request = DecisionRequest(name, options, default, rule, site.title, i._where(span))
+    choice, by = i.policy.decide(request)
+    index = next((k for k, o in enumerate(options) if o is choice), None)
+    if index is None:
+        index = next((k for k, o in enumerate(options) if i._eq(choice, o)), None)
+    if index is None:
+        raise i.fail(f"the policy chose {show(choice)}, which is not an option", span)
+    i.trace.events.append(
+        DecisionEvent(
+            i.depth,
+            name,
+            [to_json(o) for o in options],
+            to_json(choice),
+            by,
+            i.ref.text if i.ref else None,
+            index,
+        )
+    )
+    i.locals[name] = choice
+
+
+def _name_value(
+    i: Interpreter,
+    name: str,
+    fallback: Callable[[Interpreter], Any],
+    note: str | None,
+) -> Any:
+    """A name in a text's ``{...}`` that is not a local (Interpreter._name_value)."""
+    values = i.state.values
+    if name in values:
+        if note is not None and name not in i.changed:
+            i.trace.used_provisional(note)
+        return values[name]
+    return fallback(i)
+
+
+def _fill(text: str, parts: tuple[tuple[str, str], ...]) -> str:
+    for placeholder, shown in parts:
+        text = text.replace(placeholder, shown)
+    return text
+
+
+class GraphSite:
+    __slots__ = ("func", "span", "table")
+
+    def __init__(self, func: str, table: CompiledTable, span: n.Span) -> None:
+        self.func, self.table, self.span = func, table, span
+
+
+def _graph(i: Interpreter, site: GraphSite, first: Any, second: Any, traced: bool | None) -> Any:
+    """compile_lookups.graph_call after its step and arguments; untraced, its note unmade."""
+    func, table = site.func, site.table
+    if func == "distance":
+        result: Any = graph.distance(table, first, second)
+    elif func == "route":
+        result = graph.route(table, first, second) or ()
+    else:
+        result = graph.within(table, list(i._iterate(first, site.span)), unwrap(second))
+    if table.provisional_cells:
+        i.trace.used_provisional(f"table {table.name}" + (f" [{table.rule}]" if table.rule else ""))
+    if traced or (traced is None and not i.muted):
+        shown = f"{func}({table.name}, {show(first)}, {show(second)}) = {show(result)}"
+        i.trace.add(NoteEvent(i.depth, shown, table.rule))
+    return result
+
+
+def _order(i: Interpreter, op: str, a: Any, b: Any, span: n.Span) -> bool:
+    """An order comparison not of two ints: a roll compares as its total (as
+    Interpreter._order, which unwraps it, would find), anything else by Interpreter._order."""
+    if type(a) is RollValue:
+        a = a.total
+    if type(b) is RollValue:
+        b = b.total
+    if type(a) is int and type(b) is int:
+        return bool(ORDER[op](a, b))
+    return i._order(op, a, b, span)
+
+
+def _yes(v: Any) -> bool:
+    return v is True or (v is not False and truth(v))
+
+
+def _count(values: list[Any]) -> int:
+    return sum(1 for v in values if _yes(v))
+
+
+def _any(values: list[Any]) -> bool:
+    return any([_yes(v) for v in values])
+
+
+def _all(values: list[Any]) -> bool:
+    return all([_yes(v) for v in values])
+
+
+def _sum(values: list[Any]) -> Any:
+    return normalize(sum([plain(v) for v in values], 0))
+
+
+def _max(values: list[Any]) -> Any:
+    numbers = [plain(v) for v in values]
+    return max(numbers) if numbers else None
+
+
+def _min(values: list[Any]) -> Any:
+    numbers = [plain(v) for v in values]
+    return min(numbers) if numbers else None
+
+
+_MISSING = object()
+AGGREGATES = frozenset({"count", "any", "all", "sum", "max", "min"})
+
+RUNTIME.update(
+    _order=_order,
+    _name_value=_name_value,
+    _fill=_fill,
+    _show=show,
+    _graph=_graph,
+    _assign_attr=_assign_attr,
+    _suggestion=_suggestion,
+    _choose=_choose,
+    _call_any=_call_any,
+    _builtin=_builtin,
+    _total_untraced=_total_untraced,
+    _total_traced=_total_traced,
+    _total_any=_total_any,
+    _not_a_modifier=_not_a_modifier,
+    _Frame=Frame,
+    _Term=Term,
+    _normalize=normalize,
+    _is_number=is_number,
+    _count=_count,
+    _any=_any,
+    _all=_all,
+    _sum=_sum,
+    _max=_max,
+    _min=_min,
+    _MISSING=_MISSING,
+    _table=_table,
+    _stepped=_stepped,
+    _bind=_bind,
+    _call_traced=_call_traced,
+    _call_untraced=_call_untraced,
+)
