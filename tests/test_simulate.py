@@ -417,3 +417,10 @@ def test_short_campaign_seed_37_is_listed_and_the_others_counted() -> None:
     assert [f.seed for f in result.failed] == [37] and result.completed == 1
     assert result.failed[0].location == expected.location
     assert result.failed[0].message == expected.message
+
+
+def test_max_steps_bounds_every_game_of_a_simulation() -> None:
+    result = run_cli("simulate", SW, "--scenario", "patrol", "--runs", "2", "--max-steps", "50")
+    assert result.exit_code == 1
+    assert "stopped after 50 steps" in result.stderr and "seeds: 0, 1" in result.stderr
+    assert run_cli("simulate", SW, "--runs", "2", "--max-steps", "0").exit_code == 2

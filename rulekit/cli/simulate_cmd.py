@@ -63,6 +63,7 @@ def run_simulate(
     csv_file: IO[str] | None,
     plot: str | None,
     as_json: bool,
+    max_steps: int | None = None,
 ) -> None:
     from rulekit.book.checker import load
     from rulekit.play.scenario import find_scenario
@@ -111,6 +112,7 @@ def run_simulate(
                 out=out_dir,
                 csv=csv_file,
                 resumed=resumed,
+                max_steps=max_steps,
             )
         except KeyboardInterrupt:
             bar.stop()

@@ -66,6 +66,12 @@ def register(
         "--csv", "csv_file", type=click.File("w"), metavar="FILE", help="One row per game."
     )
     @click.option("--plot", "plot", metavar="FILE.svg|png", help="Histograms and endings.")
+    @click.option(
+        "--max-steps",
+        "max_steps",
+        type=click.IntRange(min=1),
+        help="The step budget of each turn (time and memory; see README)  [default: 200000]",
+    )
     @json_flag
     @reports
     def simulate_cmd(**kwargs: Any) -> None:

@@ -29,6 +29,7 @@ class Shard:
     start: int
     stop: int
     rows: bool  # also return one row per game (for --out and --csv)
+    max_steps: int | None = None  # each turn's step budget (None: the engine's default)
 
     @property
     def games(self) -> int:
@@ -75,6 +76,8 @@ def play_shard(shard: Shard) -> ShardResult:
         try:
             game = new_game(checked, shard.scenario, seed, shard.policy)
             game.interp.muted = True  # untraced: a game is summed up by its outcome alone
+            if shard.max_steps is not None:
+                game.interp.max_steps = shard.max_steps
             result = game.play(shard.turns)
         except Exception as exc:  # one game's error must not end the study
             failure = failure_of(seed, exc)

@@ -101,6 +101,7 @@ def simulate(
     out: str | None = None,
     csv: Any = None,
     resumed: Callable[[int], None] | None = None,
+    max_steps: int | None = None,
 ) -> SimulationResult:
     """Play ``runs`` games with seeds seed, seed + 1, ...; ``progress`` hears of the games
     each finished shard played, ``resumed`` of those read back from ``out``. ``csv`` is an
@@ -179,7 +180,16 @@ def simulate(
                         exhausted = True
                         break
                     runner.submit(
-                        Shard(rulebook, options, scenario, policy, turns, *start_stop, want_rows)
+                        Shard(
+                            rulebook,
+                            options,
+                            scenario,
+                            policy,
+                            turns,
+                            *start_stop,
+                            want_rows,
+                            max_steps,
+                        )
                     )
                     pending += 1
                 if pending:
