@@ -448,3 +448,14 @@ def test_diff_probe_of_an_unknown_name() -> None:
     book = RULEBOOKS / "silent_war"
     err = fails(run_cli("diff", f"{book}@1.1", book, "--probe", "nosuch"))
     assert "nosuch" in err
+
+
+def test_diff_takes_a_step_budget_and_says_when_it_stopped() -> None:
+    from conftest import EXAMPLES, run_cli
+
+    book = EXAMPLES / "tutorial"
+    args = ("diff", book, f"{book}@fog_bank", "--probe", "fire_phase", "--at", "weather=Haze")
+    result = run_cli(*args, "--max-steps", "3")
+    assert "not compared: " in result.output and "stopped after 3 steps" in result.output
+    assert "not compared" not in run_cli(*args).output
+    assert run_cli(*args, "--max-steps", "-1").exit_code == 2

@@ -26,6 +26,7 @@ from rulekit.book.inputs import find_target
 from rulekit.engine.values import show
 from rulekit.errors import InputError, RulekitError
 from rulekit.language import nodes as n
+from rulekit.limits import DEFAULT_STEP_BUDGET
 
 MAX_INPUTS = 48  # input combinations compared per table or procedure
 MAX_PATHS = 5_000  # beyond this, sample
@@ -101,6 +102,7 @@ def compare_behaviour(
     probes: list[Probe],
     seed: int = 1,
     state: list[str] | None = None,
+    max_steps: int = DEFAULT_STEP_BUDGET,
 ) -> Behaviour:
     """Compare the probes, or else what changed, with ``state`` (NAME=VALUE) set first."""
     out = Behaviour()
@@ -114,7 +116,7 @@ def compare_behaviour(
         for p in _automatic(old, new, changes, out.skipped)
     ]
     for probe in wanted:
-        comparison = _compare(old, new, probe, seed)
+        comparison = _compare(old, new, probe, seed, max_steps)
         if comparison is not None and (comparison.differs or probes):
             out.comparisons.append(comparison)
     return out
@@ -202,15 +204,15 @@ def _names_in(node: Any) -> set[str]:
 # ---- running both ---------------------------------------------------------------------------
 
 
-def _distribution(checked: Checked, probe: Probe, seed: int) -> Distribution | str:
+def _distribution(checked: Checked, probe: Probe, seed: int, max_steps: int) -> Distribution | str:
     try:
         question = ask(
             checked, probe.name, given=probe.given, at=probe.at, decide=probe.decide, of=probe.of
         )
         try:
-            return exact(checked, question, MAX_PATHS)
+            return exact(checked, question, MAX_PATHS, max_steps)
         except TooManyPaths:
-            return sampled(checked, question, SAMPLES, seed)
+            return sampled(checked, question, SAMPLES, seed, max_steps)
     except RulekitError as exc:
         return f"error: {exc.diagnostics[0].message}"
 
@@ -221,9 +223,14 @@ def _variance(d: Distribution) -> float:
     return sum(float(o.p) * (float(o.value) - float(mean)) ** 2 for o in d.outcomes)
 
 
-def _compare(old: Checked, new: Checked, probe: Probe, seed: int) -> Comparison | None:
-    a, b = _distribution(old, probe, seed), _distribution(new, probe, seed)
+def _compare(
+    old: Checked, new: Checked, probe: Probe, seed: int, max_steps: int
+) -> Comparison | None:
+    a = _distribution(old, probe, seed, max_steps)
+    b = _distribution(new, probe, seed, max_steps)
     if isinstance(a, str) and isinstance(b, str):
+        if "stopped after" in a or "stopped after" in b:  # the step budget: say so
+            return Comparison(probe, False, [], note=f"not compared: {b}")
         return None  # not a question either rulebook can answer: nothing to compare
     if isinstance(a, str) or isinstance(b, str):
         note = f"before: {a if isinstance(a, str) else 'runs'}; after: "

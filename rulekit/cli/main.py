@@ -421,6 +421,7 @@ def prob_cmd(
 @click.option("--structure-only", "structure_only", is_flag=True, help="No behaviour.")
 @click.option("--seed", "seed", type=int, default=1, show_default=True, help="For sampling.")
 @plot_file
+@max_steps_option
 @json_flag
 @reports_errors
 def diff_cmd(
@@ -435,6 +436,7 @@ def diff_cmd(
     structure_only: bool,
     seed: int,
     plot: str | None,
+    max_steps: int,
     as_json: bool,
 ) -> None:
     """What changed from OLD to NEW (rulebooks or variants, e.g. DIR@1.1 DIR).
@@ -455,7 +457,7 @@ def diff_cmd(
     behaviour = Behaviour()
     if not structure_only:
         with located_in(after.book.sources):
-            behaviour = compare_behaviour(before, after, changes, wanted, seed, list(at))
+            behaviour = compare_behaviour(before, after, changes, wanted, seed, list(at), max_steps)
     differs = bool(changes) or any(c.differs for c in behaviour.comparisons)
     if target is not None:
         plot_comparisons(before, after, behaviour, target)
