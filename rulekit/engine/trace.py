@@ -198,11 +198,12 @@ def _terms(terms: list[Term]) -> str:
     return ", ".join(parts)
 
 
-def _show(value: Any) -> str:
+def show_value(value: Any) -> str:
+    """A JSON-ready value of a trace event as the text trace shows it."""
     if isinstance(value, list):
-        return ", ".join(_show(v) for v in value) if value else "(none)"
+        return ", ".join(show_value(v) for v in value) if value else "(none)"
     if isinstance(value, dict):
-        return "(" + ", ".join(f"{k}: {_show(v)}" for k, v in value.items()) + ")"
+        return "(" + ", ".join(f"{k}: {show_value(v)}" for k, v in value.items()) + ")"
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -214,44 +215,44 @@ def render_event(e: Event) -> str:
     """One line of the human-readable trace."""
     pad = "  " * e.depth
     if isinstance(e, CallEvent):
-        args = ", ".join(f"{k}={_show(v)}" for k, v in e.args.items())
+        args = ", ".join(f"{k}={show_value(v)}" for k, v in e.args.items())
         title = f' "{e.title}"' if e.title else ""
         return f"{pad}> {e.procedure}{_ref(e.rule)}{title}" + (f"  {args}" if args else "")
     if isinstance(e, ReturnEvent):
-        return f"{pad}< {e.procedure} -> {_show(e.result)}"
+        return f"{pad}< {e.procedure} -> {show_value(e.result)}"
     if isinstance(e, RollEvent):
         dice = f" ({', '.join(str(f) for f in e.faces)})" if len(e.faces) > 1 else ""
         mods = f" {_terms(e.modifiers)}" if e.modifiers else ""
         return f"{pad}roll {e.dice}{_ref(e.rule)}: natural {e.natural}{dice}{mods} = {e.total}"
     if isinstance(e, DrawEvent):
-        return (
-            f"{pad}draw from {e.pool}{_ref(e.rule)}: item {e.position} of {e.of}: {_show(e.item)}"
-        )
+        item = show_value(e.item)
+        return f"{pad}draw from {e.pool}{_ref(e.rule)}: item {e.position} of {e.of}: {item}"
     if isinstance(e, TotalEvent):
         clamp = " (clamped)" if e.clamped else ""
         terms = _terms(e.terms) or "no terms"
-        return f"{pad}{e.name}{_ref(e.rule)} = {_show(e.total)}{clamp}: {terms}"
+        return f"{pad}{e.name}{_ref(e.rule)} = {show_value(e.total)}{clamp}: {terms}"
     if isinstance(e, LookupEvent):
-        keys = ", ".join(f"{k}={_show(v)}" for k, v in e.keys.items())
+        keys = ", ".join(f"{k}={show_value(v)}" for k, v in e.keys.items())
         mark = "  (provisional)" if e.provisional else ""
         row = " / ".join(e.row)
-        return f"{pad}{e.table}{_ref(e.rule)} {keys} -> row {row}: {_show(e.result)}{mark}"
+        return f"{pad}{e.table}{_ref(e.rule)} {keys} -> row {row}: {show_value(e.result)}{mark}"
     if isinstance(e, DecisionEvent):
-        options = ", ".join(_show(o) for o in e.options)
-        return f"{pad}decide {e.name}{_ref(e.rule)}: {_show(e.choice)} ({e.by}; options {options})"
+        options = ", ".join(show_value(o) for o in e.options)
+        choice = show_value(e.choice)
+        return f"{pad}decide {e.name}{_ref(e.rule)}: {choice} ({e.by}; options {options})"
     if isinstance(e, ValueEvent):
-        return f"{pad}{e.name}{_ref(e.rule)} = {_show(e.value)}"
+        return f"{pad}{e.name}{_ref(e.rule)} = {show_value(e.value)}"
     if isinstance(e, CheckEvent):
         return f"{pad}check{_ref(e.rule)}: {e.condition}: {'yes' if e.result else 'no'}"
     if isinstance(e, SetEvent):
         if e.added is not None or e.removed is not None:
             parts = []
             if e.added:
-                parts.append(f"+ {_show(e.added)}")
+                parts.append(f"+ {show_value(e.added)}")
             if e.removed:
-                parts.append(f"- {_show(e.removed)}")
+                parts.append(f"- {show_value(e.removed)}")
             return f"{pad}set {e.target}{_ref(e.rule)}: {'; '.join(parts) or 'reordered'}"
-        return f"{pad}set {e.target}{_ref(e.rule)}: {_show(e.old)} -> {_show(e.new)}"
+        return f"{pad}set {e.target}{_ref(e.rule)}: {show_value(e.old)} -> {show_value(e.new)}"
     return f"{pad}note{_ref(e.rule)}: {e.text}"
 
 

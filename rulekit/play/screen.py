@@ -26,6 +26,7 @@ from rulekit.engine.trace import (
     NoteEvent,
     ReturnEvent,
     render_event,
+    show_value,
 )
 from rulekit.engine.values import Entity, EnumValue, RecordValue, show
 from rulekit.errors import RulekitError
@@ -213,12 +214,12 @@ def _plain(e: Event) -> str | None:
         if not e.title and not e.rule:
             return None
         rule = f" [{e.rule}]" if e.rule else ""
-        args = ", ".join(_value(v) for v in e.args.values())
+        args = ", ".join(show_value(v) for v in e.args.values())
         return f"{e.title or e.procedure}{rule}" + (f": {args}" if args else "")
     if isinstance(e, ReturnEvent):
         if e.result is None:
             return None
-        return f"{e.procedure.split(' ')[0]} -> {_value(e.result)}"
+        return f"{e.procedure.split(' ')[0]} -> {show_value(e.result)}"
     if isinstance(e, NoteEvent):
         if _COMPUTED.match(e.text):
             return None  # a distance a graph function found: book-keeping
@@ -227,17 +228,5 @@ def _plain(e: Event) -> str | None:
         return f"-- {text}{rule}" if text != e.text else f"{text}{rule}"
     if isinstance(e, DecisionEvent):
         rule = f" [{e.rule}]" if e.rule else ""
-        return f"decided {e.name}{rule}: {_value(e.choice)} ({e.by})"
+        return f"decided {e.name}{rule}: {show_value(e.choice)} ({e.by})"
     return render_event(e).strip()
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(_value(v) for v in value) if value else "(none)"
-    if isinstance(value, dict):
-        return "(" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + ")"
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
