@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from lark import Token, Transformer, v_args
 from lark.tree import Meta
@@ -155,26 +155,19 @@ class AstBuilder(Transformer[Token, n.Module]):
             str(name), low, high, initial, ref, self._title(title), span=self._span(name)
         )
 
-    def state_decl(self, meta: Meta, c: list[Any]) -> n.StateDecl:
-        name, type_, initial, ref, title, prov = c
-        prov, derived = _provenance(prov)
-        return n.StateDecl(
-            str(name),
-            type_,
-            initial,
-            ref,
-            self._title(title),
-            prov,
-            derived,
-            span=self._span(name),
-        )
-
-    def const_decl(self, meta: Meta, c: list[Any]) -> n.ConstDecl:
-        name, type_, value, ref, title, prov = c
-        prov, derived = _provenance(prov)
-        return n.ConstDecl(
+    def _valued(self, cls: Any, c: list[Any]) -> Any:
+        """A state variable, constant or field: name, type, value, rule, title, provenance."""
+        name, type_, value, ref, title, mark = c
+        prov, derived = _provenance(mark)
+        return cls(
             str(name), type_, value, ref, self._title(title), prov, derived, span=self._span(name)
         )
+
+    def state_decl(self, meta: Meta, c: list[Any]) -> n.StateDecl:
+        return cast(n.StateDecl, self._valued(n.StateDecl, c))
+
+    def const_decl(self, meta: Meta, c: list[Any]) -> n.ConstDecl:
+        return cast(n.ConstDecl, self._valued(n.ConstDecl, c))
 
     def provenance(self, meta: Meta, c: list[Any]) -> n.Provenance:
         return n.Provenance(_string(c[0]) if c[0] is not None else "")
@@ -187,18 +180,7 @@ class AstBuilder(Transformer[Token, n.Module]):
         return n.KindDecl(str(c[0]), fields, c[1], self._title(c[2]), span=self._span(c[0]))
 
     def field(self, meta: Meta, c: list[Any]) -> n.FieldDecl:
-        name, type_, default, ref, title, prov = c
-        prov, derived = _provenance(prov)
-        return n.FieldDecl(
-            str(name),
-            type_,
-            default,
-            ref,
-            self._title(title),
-            prov,
-            derived,
-            span=self._span(name),
-        )
+        return cast(n.FieldDecl, self._valued(n.FieldDecl, c))
 
     def record_decl(self, meta: Meta, c: list[Any]) -> n.RecordDecl:
         fields = tuple(_present(c[1:], n.FieldDecl))
