@@ -26,7 +26,7 @@ from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET
 from rulekit.engine.session import resolve as run_resolve
 from rulekit.engine.trace import Trace, render_text
 from rulekit.engine.values import show, to_json
-from rulekit.errors import InputError, did_you_mean, error, located_in
+from rulekit.errors import InputError, did_you_mean, did_you_mean_or_list, error, located_in
 
 if TYPE_CHECKING:
     from rulekit.engine.policy import Policy
@@ -116,8 +116,7 @@ class Book:
                         error(
                             f"table {target.name} has no dimension '{name}'",
                             where=f"--at {name}",
-                            hint=did_you_mean(name, dims)
-                            or f"its dimensions are: {', '.join(sorted(dims)) or 'only the roll'}",
+                            hint=did_you_mean_or_list(name, dims, "dimensions", "only the roll"),
                         )
                     ]
                 )

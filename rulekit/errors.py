@@ -123,6 +123,12 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean '{best}'?" if best else None
 
 
+def did_you_mean_or_list(name: str, known: Iterable[str], what: str, empty: str = "none") -> str:
+    """A "did you mean" hint, or when nothing is close, every known name: "its WHAT are: …"."""
+    pool = sorted(set(known))
+    return did_you_mean(name, pool) or f"its {what} are: {', '.join(pool) or empty}"
+
+
 class RulekitError(Exception):
     """Base of every error rulekit reports to a user (exit code 1)."""
 

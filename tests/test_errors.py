@@ -174,6 +174,12 @@ def test_wrong_at_dimension_suggests() -> None:
     assert "did you mean 'war_period'?" in result.stderr
 
 
+def test_unknown_dimension_with_nothing_close_lists_them() -> None:
+    result = run_cli("lookup", RULEBOOKS / "silent_war", "7.1", "--at", "zzz=1", "--roll", "2")
+    assert result.exit_code == 1
+    assert "its dimensions are: war_period" in result.stderr
+
+
 def test_roll_without_a_row() -> None:
     result = run_cli("lookup", RULEBOOKS / "steel_wolves_like", "E4", "--roll", "17")
     assert result.exit_code == 1

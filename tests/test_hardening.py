@@ -371,6 +371,8 @@ def test_unknown_decide_and_probe(make_rulebook: Make) -> None:
     book = make_rulebook(proc("    choose x from [1, 2] default 1 [1.0]\n    return x\n"))
     err = fails(run_cli("resolve", book, "p", "--decide", "nosuch=1"))
     assert "--decide nosuch: error: the rulebook makes no decision 'nosuch'" in err
+    assert "its decisions are: x" in err  # nothing close: every decision it makes
+    assert "did you mean 'x'?" not in err
     assert "result: 2" in run_cli("resolve", book, "p", "--decide", "x=2").stdout
     fails(run_cli("prob", book, "p", "--decide", "nosuch=1"))
 

@@ -14,7 +14,15 @@ from rulekit.book import types as t
 from rulekit.book.checker import Checked, decision_names
 from rulekit.book.coerce import CoerceError
 from rulekit.engine.values import Entity, RecordValue
-from rulekit.errors import MAX_BITS, MAX_DIGITS, InputError, did_you_mean, error, read_text
+from rulekit.errors import (
+    MAX_BITS,
+    MAX_DIGITS,
+    InputError,
+    did_you_mean,
+    did_you_mean_or_list,
+    error,
+    read_text,
+)
 from rulekit.language import nodes as n
 
 
@@ -382,8 +390,7 @@ def check_decisions(checked: Checked, pairs: list[tuple[str, str]], flag: str) -
                     error(
                         f"the rulebook makes no decision '{name}'",
                         where=f"{flag} {name}",
-                        hint=did_you_mean(name, known)
-                        or f"its decisions are: {', '.join(sorted(known)) or 'none'}",
+                        hint=did_you_mean_or_list(name, known, "decisions"),
                     )
                 ]
             )
