@@ -18,7 +18,7 @@ from rulekit.aids.modlinks import modifier_links
 from rulekit.book.checker import Checked
 
 # the reader's own test of a header line, so a card's blocks start where the reader's do
-from rulekit.book.tables import _is_header
+from rulekit.book.tables import is_header
 from rulekit.errors import InputError, Sources, did_you_mean, error
 from rulekit.language import nodes as n
 
@@ -294,9 +294,9 @@ class _CardBuilder:
         blocks: list[Block] = []
         roll_dim = next((d for d in decl.dims if d.kind == "roll"), None)
         roll_dice = str(roll_dim.dice) if roll_dim is not None and roll_dim.dice else None
-        if arity > 1 and any(_is_header(line, list(decl.dims)) for line in decl.lines):
+        if arity > 1 and any(is_header(line, list(decl.dims)) for line in decl.lines):
             for line in decl.lines:
-                if _is_header(line, list(decl.dims)):
+                if is_header(line, list(decl.dims)):
                     heads = self.items(line, head=True)
                     if roll_dice and heads and heads[0].text == "roll":
                         heads[0] = CellView([Segment(roll_dice)], head=True)  # the dice, as printed

@@ -224,7 +224,7 @@ def _text(cell: n.Cell | None) -> str | None:
     return cell.text if isinstance(cell, n.CellText) else None
 
 
-def _is_header(line: n.TableLine, dims: list[n.Dim]) -> bool:
+def is_header(line: n.TableLine, dims: list[n.Dim]) -> bool:
     """A header line starts with an empty cell or one naming a dimension (``roll | 0 | 1``)."""
     first = line.items[0]
     if first.key is None and first.value is None:
@@ -274,7 +274,7 @@ class TableReader:
                 except _Problem as p:
                     self.diags.append(p.diag)
             return
-        if any(_is_header(line, self._dim_decls) for line in lines):
+        if any(is_header(line, self._dim_decls) for line in lines):
             yield from self._grid(lines)
         else:
             for line in lines:
@@ -315,7 +315,7 @@ class TableReader:
         lead = len(self.dims) - 1
         columns: list[n.Cell | None] | None = None
         for line in lines:
-            if _is_header(line, self._dim_decls):
+            if is_header(line, self._dim_decls):
                 columns = [i.value for i in line.items[lead:]]
                 continue
             if columns is None:
