@@ -232,3 +232,21 @@ def test_markdown_cell_text_is_escaped(steel_wolves: Checked) -> None:
     text = render_text(build_deck(steel_wolves, ["encounter_chart"]), "markdown")
     assert "| **2** | Aircraft | Aircraft | Minefield | Aircraft | Warship |" in text
     assert r"Two Ships+Escort\*" in text  # a printed "*" stays a star, not emphasis
+
+
+def test_open_ranges_read_as_a_chart_prints_them(silent_war: Checked) -> None:
+    # combat.rk writes the Attack Results bands as `..1: No Effect | 2-4: Damaged | 5..: Sunk`
+    md = render_text(build_deck(silent_war, ["attack_results"]), "markdown")
+    assert "| **1-4** | 1 or less: No Effect" in md
+    assert "5 or more: Sunk" in md
+    assert "..1" not in md and "5.." not in md
+
+
+def test_open_range_words() -> None:
+    from rulekit.aids.cards import open_range
+
+    assert open_range("..1") == "1 or less"
+    assert open_range("-5..") == "-5 or more"
+    assert open_range("..1942") == "1942 or earlier"
+    assert open_range("1943..") == "1943 or later"
+    assert open_range("2-4") == "2-4"

@@ -279,6 +279,8 @@ class _CardBuilder:
 
     def view(self, cell: n.Cell | None, head: bool = False) -> CellView:
         segs, marked = self.words(cell)
+        if head and isinstance(cell, n.CellText):
+            segs = [Segment(open_range(cell.text))] if open_range(cell.text) != cell.text else segs
         marked = marked or (self.whole and not head and cell is not None)
         note = self.note_for(cell.span if cell is not None else self.decl.span) if marked else None
         return CellView(segs, marked, note, head)
@@ -451,6 +453,21 @@ def anchor_of(table: str) -> str:
 def _short(path: str) -> str:
     parts = path.replace("\\", "/").split("/")
     return "/".join(parts[-2:])
+
+
+_OPEN_BELOW = re.compile(r"\.\.\s*(-?\d+)")
+_OPEN_ABOVE = re.compile(r"(-?\d+)\s*\.\.")
+
+
+def open_range(key: str) -> str:
+    """A key written as an open range, in the words a chart prints: ``..1`` is "1 or less",
+    ``5..`` is "5 or more" (a year, "1942 or earlier"). Anything else is kept as written."""
+    key = key.strip()
+    for pattern, low, high in ((_OPEN_BELOW, "less", "earlier"), (_OPEN_ABOVE, "more", "later")):
+        if (m := pattern.fullmatch(key)) is not None:
+            number = int(m.group(1))
+            return f"{number} or {high if 1000 <= number <= 9999 else low}"
+    return key
 
 
 def source_text(sources: Sources, span: n.Span) -> str:
