@@ -6,6 +6,7 @@ quoted beside each test.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -110,8 +111,8 @@ table hits [2.0]: roll d6 -> int
     5-6 | ~2
 table ranks [3.0]: rank: int -> int
     derived "the example of [3.0]"
-    1                              | 10
-    2                              | 20
+    1 | 10
+    2 | 20
 """
 
 
@@ -149,3 +150,89 @@ def test_check_provenance_and_json(make_rulebook: Callable[..., Path]) -> None:
         (9, "not printed in the source (marked ~)"),
     ]
     assert all(m["file"].endswith("rulebook.rk") for m in each)
+
+
+def test_a_cell_derived_from_an_example_and_a_reason_for_every_mark(
+    make_rulebook: Callable[..., Path],
+) -> None:
+    root = make_rulebook(
+        """rulebook "Cells"
+dice d6 = 1..6
+record rating = attack: int, defense: int
+table boats [1.0]: name: text -> rating
+    marked "the counters are not in the rules"
+    Alpha | derived "the example of [1.1]" 6 | ~3
+    Beta  | ~5 | ~"a reason of its own" 2
+"""
+    )
+    checked = load(str(root))
+    entry = next(e for e in survey(checked.book) if e.name == "boats")
+    assert (entry.printed, entry.derived, entry.provisional) == (0, 1, 3)
+    assert entry.cite == "the example of [1.1]"
+    assert [m.reason for m in entry.marks] == [
+        "the counters are not in the rules",
+        "the counters are not in the rules",
+        "a reason of its own",
+    ]
+    # the derived value is read as any other
+    from rulekit.api import load as api_load
+
+    alpha = api_load(str(root)).lookup("boats", at={"name": "Alpha"})
+    assert alpha.printed == {"attack": 6, "defense": 3}
+    # the formatter keeps the marks: once formatted, the table reads the same
+    assert run_cli("fmt", root).exit_code == 0
+    assert run_cli("fmt", root, "--check").exit_code == 0
+    again = next(e for e in survey(load(str(root)).book) if e.name == "boats")
+    assert (again.derived, again.provisional) == (1, 3)
+    assert [m.reason for m in again.marks] == [m.reason for m in entry.marks]
+
+
+def test_silent_war_values_printed_derived_or_marked(silent_war: Checked) -> None:
+    def leaves(table: str, key: str) -> list[tuple[str, str]]:
+        return [
+            (status, why)
+            for item in _row(silent_war, table, key)[1:]
+            for status, _, why in _leaves(item.value, PRINTED, "")
+        ]
+
+    # [14.15] "USS Spearfish (6-3-4)": attack, defense, tactical derived; the rest invented
+    spear = leaves("sub_roster", "Spearfish")
+    assert [s for s, _ in spear] == [PROVISIONAL] * 4 + [DERIVED] * 3 + [PROVISIONAL] * 2
+    # "Tautog Tambor 72,606" (Designer's Notes): a class the text prints; Sargo's it does not
+    assert leaves("sub_roster", "Tautog")[0][0] == PRINTED
+    assert leaves("sub_roster", "Sargo")[0][0] == PROVISIONAL
+    # the [14.15] example's 2-0 and 1-0 cargo ships come without tonnage: category guessed
+    small = leaves("counter_types", "M 1-3t")
+    assert small[2][0] == PROVISIONAL and "tonnage" in small[2][1]
+    # "one revealed 7-1 destroyer": a DD's defense and ASW derived
+    assert [s for s, _ in leaves("counter_types", "DD")[2:4]] == [DERIVED, DERIVED]
+    # [3.13] "BV Ise 36t": a battleship-carrier, 36 thousand tons printed
+    from rulekit.api import load as api_load
+
+    ise = api_load(str(RULEBOOKS / "silent_war")).lookup("named_ships", at={"number": 3})
+    assert ise.printed["name"] == "Ise" and ise.printed["category"] == "BV"
+    bv = leaves("counter_types", "BV")
+    assert bv[0] == (PRINTED, "") and bv[1][0] == PRINTED  # type BV, tonnage 36
+    # the map: Coral Sea - Solomons printed ([12.1] example), other links invented
+    coral = dict(
+        zip(["Solomons", "Bismarck Sea", "Banda Sea"], leaves("routes", "Coral Sea"), strict=True)
+    )
+    assert coral["Solomons"][0] == PRINTED and coral["Bismarck Sea"][0] == PROVISIONAL
+    # [14.2] example: the East China Sea is not shallow (derived); narrow is invented
+    assert [s for s, _ in leaves("area_features", "East China Sea")] == [PROVISIONAL, DERIVED]
+
+
+def test_the_readme_provenance_table_is_what_check_counts() -> None:
+    readme = (RULEBOOKS.parent / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(
+        r"^\| `(\w+)` \| (\d+) \| (\d+) \(\d+%\) \| (\d+) \(\d+%\) \| (\d+) ", readme, re.M
+    )
+    assert len(rows) == 5
+    for name, whole, printed, derived, provisional in rows:
+        sums = totals(survey(load(str(RULEBOOKS / name)).book))
+        assert (sums[PRINTED], sums[DERIVED], sums[PROVISIONAL]) == (
+            int(printed),
+            int(derived),
+            int(provisional),
+        ), name
+        assert sum(sums.values()) == int(whole)

@@ -239,6 +239,8 @@ class _CardBuilder:
         if isinstance(cell, n.CellProvisional):
             segs, _ = self.words(cell.value)
             return segs, True
+        if isinstance(cell, n.CellDerived):  # the publisher's value, read off an example
+            return self.words(cell.value)
         if isinstance(cell, (n.CellList, n.CellTuple)):
             segs = [Segment("(")] if isinstance(cell, n.CellTuple) else []
             marked = False

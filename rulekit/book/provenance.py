@@ -54,20 +54,26 @@ class Entry:
         return self.printed + self.derived + self.provisional
 
 
-def _leaves(cell: n.Cell | None, status: str, reason: str) -> Iterator[tuple[str, n.Span, str]]:
-    """Each leaf value of a cell with its status and reason; ``~`` marks reach inwards."""
+def _leaves(
+    cell: n.Cell | None, status: str, reason: str, marked: str = UNMARKED_REASON
+) -> Iterator[tuple[str, n.Span, str]]:
+    """Each leaf value of a cell with its status and reason (for a derived value, the
+    example it cites); ``~`` and ``derived`` marks reach inwards. ``marked`` is the reason
+    of a ``~`` that gives none (the table's ``marked "why"``)."""
     if cell is None:
         return
     if isinstance(cell, n.CellProvisional):
-        yield from _leaves(cell.value, PROVISIONAL, cell.reason or UNMARKED_REASON)
+        yield from _leaves(cell.value, PROVISIONAL, cell.reason or marked, marked)
+    elif isinstance(cell, n.CellDerived):
+        yield from _leaves(cell.value, DERIVED, cell.cite, marked)
     elif isinstance(cell, n.CellTuple | n.CellList):
         for item in cell.items:
-            yield from _leaves(item, status, reason)
+            yield from _leaves(item, status, reason, marked)
     elif isinstance(cell, n.CellRecord):
         for _, item in cell.pairs:
-            yield from _leaves(item, status, reason)
+            yield from _leaves(item, status, reason, marked)
     elif isinstance(cell, n.CellAction):
-        yield from _leaves(cell.value, status, reason)
+        yield from _leaves(cell.value, status, reason, marked)
     else:
         yield status, cell.span, reason
 
@@ -95,13 +101,17 @@ def _table(decl: n.TableDecl) -> Entry:
         status, reason = PRINTED, ""
     counts = {PRINTED: 0, DERIVED: 0, PROVISIONAL: 0}
     marks: list[Mark] = []
+    cites: dict[str, None] = {decl.derived.cite: None} if decl.derived is not None else {}
     cells = [cell for line in decl.lines for cell in _values_of(line)]
+    marked = decl.marked or UNMARKED_REASON
     for cell in [*cells, decl.default]:
-        for leaf_status, span, why in _leaves(cell, status, reason):
+        for leaf_status, span, why in _leaves(cell, status, reason, marked):
             counts[leaf_status] += 1
             if leaf_status == PROVISIONAL:
                 marks.append(Mark(f"table {decl.name}, line {span.line}", span, why))
-    cite = decl.derived.cite if decl.derived is not None else None
+            elif leaf_status == DERIVED and why:
+                cites.setdefault(why)
+    cite = "; ".join(cites) or None
     return Entry(
         "table",
         decl.name,

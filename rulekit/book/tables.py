@@ -402,6 +402,8 @@ class TableReader:
             return Cell(value, to_json(value), marked, span=where)
         if isinstance(item, n.CellProvisional):
             return self.cell(item.value, typ, True)
+        if isinstance(item, n.CellDerived):
+            return self.cell(item.value, typ, provisional)
         if isinstance(item, n.CellAction):
             if item.value is None:
                 return Cell(None, None, provisional, item.call, span=item.span)
@@ -414,6 +416,8 @@ class TableReader:
     def _has_mark(self, item: n.Cell) -> bool:
         if isinstance(item, n.CellProvisional):
             return True
+        if isinstance(item, n.CellDerived):
+            return self._has_mark(item.value)
         if isinstance(item, (n.CellList, n.CellTuple)):
             return any(self._has_mark(i) for i in item.items)
         if isinstance(item, n.CellRecord):
@@ -422,7 +426,7 @@ class TableReader:
 
     def _value(self, item: n.Cell, typ: t.Type) -> Any:
         try:
-            if isinstance(item, n.CellProvisional):
+            if isinstance(item, n.CellProvisional | n.CellDerived):
                 return self._value(item.value, typ)
             if isinstance(item, n.CellText):
                 return self.vocab.read(item.text, typ, quoted=item.quoted)

@@ -59,7 +59,9 @@ _OPEN = {"(", "[", "{"}
 _CLOSE = {")", "]", "}"}
 _VALUES = {"true", "false", "none"}
 _PAREN_KEYWORDS = {"tens_units", "percentile"}  # dice_def: written like calls
-_TABLE_OPTIONS = {"provisional", "note", "default"}
+# A table line starting with one of these words is an option, not a row; a row key cannot be
+# one of them (the grammar reads the word as the option's keyword).
+_TABLE_OPTIONS = {"provisional", "note", "default", "derived", "marked"}
 _NUMBER = re.compile(r"~?[+\-±]?[0-9]+(\.[0-9]+)?")  # a plain number, maybe signed or provisional
 
 _Gap = tuple[int, str] | None  # a full-line comment (source column, text) or a blank line

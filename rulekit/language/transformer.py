@@ -36,6 +36,13 @@ class _Default:
         self.cell = cell
 
 
+class _Marked:
+    """A table's ``marked "why"`` line: the reason of its ``~`` cells that give none."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
 class _Opt:
     """Optional trailing parts of a declaration line: rule ref, title, provenance."""
 
@@ -216,9 +223,12 @@ class AstBuilder(Transformer[Token, n.Module]):
         notes: list[str] = []
         lines: list[n.TableLine] = []
         default: n.Cell | None = None
+        marked: str | None = None
         for x in c[5:]:
             if isinstance(x, n.Provenance):
                 prov = x
+            elif isinstance(x, _Marked):
+                marked = x.reason
             elif isinstance(x, n.Derived):
                 derived = x
             elif isinstance(x, n.TableLine):
@@ -238,6 +248,7 @@ class AstBuilder(Transformer[Token, n.Module]):
             tuple(notes),
             default,
             derived,
+            marked,
             span=self._span(name),
         )
 
@@ -258,6 +269,9 @@ class AstBuilder(Transformer[Token, n.Module]):
 
     def table_derived(self, meta: Meta, c: list[Any]) -> n.Derived:
         return n.Derived(_string(c[0]), span=self._span(meta))
+
+    def table_marked(self, meta: Meta, c: list[Any]) -> _Marked:
+        return _Marked(_string(c[0]))
 
     def table_default(self, meta: Meta, c: list[Any]) -> _Default:
         return _Default(c[0])
@@ -306,6 +320,9 @@ class AstBuilder(Transformer[Token, n.Module]):
 
     def cell_provisional_why(self, meta: Meta, c: list[Any]) -> n.CellProvisional:
         return n.CellProvisional(c[1], _string(c[0]), span=self._span(meta))
+
+    def cell_derived(self, meta: Meta, c: list[Any]) -> n.CellDerived:
+        return n.CellDerived(c[1], _string(c[0]), span=self._span(meta))
 
     # ---- modifiers ------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from rulekit.language.nodes.stmts import Stmt
 __all__ = [
     "Cell",
     "CellAction",
+    "CellDerived",
     "CellList",
     "CellProvisional",
     "CellRecord",
@@ -262,6 +263,15 @@ class CellProvisional:
 
 
 @frozen
+class CellDerived:
+    """``derived "where" value``: a value the source prints only through a worked example."""
+
+    value: Cell
+    cite: str
+    span: Span = span_field()
+
+
+@frozen
 class CellAction:
     """``[value] => call``: a cell whose result is followed by an action (a second roll)."""
 
@@ -270,7 +280,7 @@ class CellAction:
     span: Span = span_field()
 
 
-Cell = CellText | CellTuple | CellRecord | CellList | CellProvisional | CellAction
+Cell = CellText | CellTuple | CellRecord | CellList | CellProvisional | CellDerived | CellAction
 
 
 @frozen
@@ -320,6 +330,7 @@ class TableDecl:
     notes: tuple[str, ...] = ()
     default: Cell | None = None
     derived: Derived | None = None
+    marked: str | None = None  # the reason of each "~" cell that gives none of its own
     span: Span = span_field()
 
 
