@@ -177,3 +177,75 @@ def test_other_campaigns(
     again = interrupt_and_resume(child, tmp_path, question)
     again.sendintr()
     again.expect(pexpect.EOF)
+
+
+def test_the_story_never_names_a_face_down_unit(tmp_path: Path) -> None:
+    """[14.13] "Japanese units are placed face down": drawn from the War Mix, moved to a
+    column, they are told by position until a Reveal turns them face up."""
+    child = spawn(tmp_path, "rulebooks/silent_war", "--seed", "3")
+    enter_until(child, r"Draw from the War Mix \[13\.1 C\]")
+    told = ""
+    while child.expect([r"\? Which unit to reveal \[14\.13\]", PROMPT]) == 1:
+        told += child.before
+        child.sendline("")  # the posture, the column: the defaults
+    told += child.before
+    assert "draw from eligible [13.1 C]: item 16 of 17: face-down unit in column A" in told
+    # every unit a War Mix cup can hold, by its printed name (war_mix.rk, [28.3])
+    names = ["M 1-3t", "M 4-5t", "M 6t or more", "Asahi Maru", "Kiku Maru", "Diligent Escort"]
+    names += ["AO", "AP", "DE", "DD", "CL", "CA", "CV", "BB", "Aircraft"]
+    leaks = [n for n in names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", told)]
+    assert leaks == []
+    child.expect(PROMPT)
+    child.sendline("")
+    # once revealed, the unit is told by name
+    child.expect(r"revealed ([^\r\n]+) in column [A-D] \[14\.13\]")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+
+
+def test_patrol_areas_show_distance_and_activity(tmp_path: Path) -> None:
+    from conftest import RULEBOOKS
+
+    from rulekit.api import load
+
+    book = load(str(RULEBOOKS / "silent_war"))
+    reds = book.lookup("area_activity", at={"area": "Gilberts", "war_period": "WP1"}).printed
+    child = spawn(tmp_path, "rulebooks/silent_war", "--seed", "3")
+    enter_until(child, r"\? Patrol area for Tautog to head for \[15\.1\]")
+    child.expect(PROMPT)
+    # Tautog is at Pearl Harbor: Hawaiian Islands (1, [15.23]), then Gilberts (2) (map.rk)
+    assert f"Gilberts (2 away, {reds.count('red')} red)" in child.before
+    assert "Solomons (3 away, 1 red, Narrow)" in child.before
+    child.sendline("Gilberts")  # the value as written picks it, the label says more
+    child.expect(r"set Tautog\.destination \[15\.1\]: none -> Gilberts")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+
+
+def test_a_game_saved_by_run_goes_on_in_play(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    save = tmp_path / "run.toml"
+    ran = run_cli("run", "rulebooks/silent_war", "--seed", "5", "--turns", "1", "--save", str(save))
+    assert ran.exit_code == 0, ran.output
+    # without the rulebook, a run save cannot be told apart from another rulebook's
+    alone = spawn(tmp_path, "--resume", str(save))
+    alone.expect(r"is a save of rulekit run: name its rulebook")
+    alone.expect(r"rulekit play RULEBOOK --resume")
+    alone.expect(pexpect.EOF)
+    child = spawn(tmp_path, "rulebooks/silent_war", "--resume", str(save))
+    child.expect("=== Turn 2 of 15")  # where the run stopped
+    child.expect(r"\? ([^\r\n]+\[[0-9.]+\])")
+    question = child.match.group(1)
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect("interrupted: the game is saved in")
+    child.expect(pexpect.EOF)
+    # the autosave holds the run's game: it resumes, to the same question, without the file
+    save.unlink()
+    again = spawn(tmp_path, "--resume")
+    again.expect("=== Turn 2 of 15")
+    again.expect(re.escape(f"? {question}"))
+    again.expect(PROMPT)
+    again.sendintr()
+    again.expect(pexpect.EOF)

@@ -59,7 +59,8 @@ def play_cmd(
         if resume is not None:
             if scenario is not None or seed is not None:
                 raise click.UsageError("--resume continues a saved game: no --scenario or --seed")
-            save = read_play_save(Path(resume) if resume else autosave_path())
+            given = _absolute(rulebook) if rulebook is not None else None
+            save = read_play_save(Path(resume) if resume else autosave_path(), given)
             checked = load(rulebook or save.rulebook, list(options) or save.options)
             if (checked.book.name, checked.book.edition or "") != (save.name, save.edition):
                 raise click.UsageError(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
@@ -104,7 +106,26 @@ class Entity:
     label: str = ""
 
     def __str__(self) -> str:
+        if _shown_as is not None:
+            return _shown_as(self)
         return self.label or self.kind
+
+
+# How a game piece shows wherever it is written as text (trace events, notes). None: by its
+# label. `rulekit play` sets it for the length of a game so that a face-down piece shows
+# where it is, not what it is, in the story as in the prompts (see showing_pieces).
+_shown_as: Callable[[Entity], str] | None = None
+
+
+@contextmanager
+def showing_pieces(shown_as: Callable[[Entity], str]) -> Iterator[None]:
+    """Write game pieces as ``shown_as`` says while the block runs (one game at a time)."""
+    global _shown_as
+    before, _shown_as = _shown_as, shown_as
+    try:
+        yield
+    finally:
+        _shown_as = before
 
 
 Value = (

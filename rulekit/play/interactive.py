@@ -28,8 +28,9 @@ from rulekit.engine.interpreter import Interpreter
 from rulekit.engine.policy import DecisionRequest
 from rulekit.engine.runtime import Frame
 from rulekit.engine.trace import Event
+from rulekit.engine.values import show, showing_pieces
 from rulekit.errors import InputError, error
-from rulekit.play.runner import Game, describe_turn
+from rulekit.play.runner import Game, describe_turn, resume_game
 from rulekit.play.scenario import apply_scenario, find_scenario, load_scenario
 from rulekit.play.screen import (
     Viewer,
@@ -84,6 +85,7 @@ class PlaySave:
     by: list[str] = field(factory=list)
     turn: int = 0
     ended: str = ""
+    base: str = ""  # the text of the `rulekit run` save the game continued from, if any
 
     def write(self, path: Path) -> None:
         data = {
@@ -99,6 +101,8 @@ class PlaySave:
             "answers": self.answers,
             "by": self.by,
         }
+        if self.base:
+            data["base"] = self.base
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".play-", suffix=".toml")
         with os.fdopen(fd, "wb") as handle:
@@ -106,10 +110,13 @@ class PlaySave:
         os.replace(tmp, path)
 
 
-def read_play_save(path: Path) -> PlaySave:
-    """A save written by ``rulekit play``; anything else is reported, not raised."""
+def read_play_save(path: Path, rulebook: str | None = None) -> PlaySave:
+    """A save written by ``rulekit play``, or by ``rulekit run --save`` (then the game goes
+    on from there with the player deciding; ``rulebook`` is the one it was played with).
+    Anything else is reported, not raised."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except OSError as exc:
         hint = "play a game first: rulekit play RULEBOOK" if not path.exists() else None
         raise InputError(
@@ -117,13 +124,15 @@ def read_play_save(path: Path) -> PlaySave:
         ) from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError([error(f"'{path}' is not TOML: {exc}", where="--resume")]) from None
+    if "rulekit_play" not in data and "format" in data and "values" in data:
+        return _from_run(path, text, data, rulebook)
     if data.get("rulekit_play") != PLAY_FORMAT:
         raise InputError(
             [
                 error(
-                    f"'{path}' is not a save of rulekit play (format {PLAY_FORMAT})",
+                    f"'{path}' is a save of neither rulekit play (format {PLAY_FORMAT}) "
+                    "nor rulekit run",
                     where="--resume",
-                    hint="a save of rulekit run continues with: rulekit run RULEBOOK --resume FILE",
                 )
             ]
         )
@@ -139,6 +148,35 @@ def read_play_save(path: Path) -> PlaySave:
             [str(b) for b in data["by"]],
             int(data.get("turn", 0)),
             str(data.get("ended", "")),
+            str(data.get("base", "")),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError([error(f"'{path}' is damaged: {exc!s}", where="--resume")]) from None
+
+
+def _from_run(path: Path, text: str, data: dict[str, Any], rulebook: str | None) -> PlaySave:
+    """A game saved by ``rulekit run --save``, to be continued by the player."""
+    if rulebook is None:
+        raise InputError(
+            [
+                error(
+                    f"'{path}' is a save of rulekit run: name its rulebook",
+                    where="--resume",
+                    hint=f"rulekit play RULEBOOK --resume {path}",
+                )
+            ]
+        )
+    try:
+        return PlaySave(
+            rulebook,
+            str(data["rulebook"]),
+            str(data["edition"]),
+            [str(o) for o in data.get("options", [])],
+            str(data["scenario"]),
+            int(data.get("seed", 0)),
+            turn=int(data["turn"]),
+            ended=str(data.get("ended", "")),
+            base=text,
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError([error(f"'{path}' is damaged: {exc!s}", where="--resume")]) from None
@@ -184,7 +222,7 @@ class PlaySession:
 
     def run(self) -> int:
         """Play to the end, a quit or an interrupt; the exit code."""
-        self.resumed = bool(self.save.answers)
+        self.resumed = bool(self.save.answers or self.save.base)
         while True:
             try:
                 self._play()
@@ -204,14 +242,37 @@ class PlaySession:
     def _play(self) -> None:
         self.pos, self.shown, self.auto_frame = 0, 0, None
         save = self.save
-        # as runner.new_game, but the session knows the game before the scenario's set-up
-        # runs, since the set-up may ask the player too
-        scenario = load_scenario(self.checked, find_scenario(self.checked, save.scenario))
-        interp = Interpreter(self.checked, SeededDice(save.seed), PlayPolicy(self))
-        game = Game(self.checked, scenario, interp, save.seed, "play")
-        self.game, self.viewer = game, Viewer(self.checked, interp)
-        apply_scenario(self.checked, scenario, interp)
-        interp.trace.events.clear()
+        if save.base:  # a game `rulekit run --save` wrote, continued here
+            game = self._from_run_save(save.base)
+            interp = game.interp
+            self.game, self.viewer = game, Viewer(self.checked, interp)
+        else:
+            # as runner.new_game, but the session knows the game before the scenario's
+            # set-up runs, since the set-up may ask the player too
+            scenario = load_scenario(self.checked, find_scenario(self.checked, save.scenario))
+            interp = Interpreter(self.checked, SeededDice(save.seed), PlayPolicy(self))
+            game = Game(self.checked, scenario, interp, save.seed, "play")
+            self.game, self.viewer = game, Viewer(self.checked, interp)
+        # the story, like the prompts, shows a face-down piece where it is, not what it is
+        with showing_pieces(self.viewer.face):
+            if not save.base:
+                apply_scenario(self.checked, game.scenario, interp)
+            interp.trace.events.clear()
+            self._turns(game)
+
+    def _from_run_save(self, text: str) -> Game:
+        """The game a `rulekit run` save holds, with the player deciding from there."""
+        self.autosave.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.autosave.parent, prefix=".run-", suffix=".toml")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            return resume_game(self.checked, tmp, "play", PlayPolicy(self))
+        finally:
+            os.unlink(tmp)
+
+    def _turns(self, game: Game) -> None:
+        save = self.save
         info = game.scenario.info
         while game.ended is None and game.turn < info.turns:
             self.shown = 0
@@ -373,6 +434,10 @@ class PlaySession:
         exact = [k for k, x in enumerate(labels) if x.lower() == folded]
         if len(exact) == 1:
             return exact[0]
+        # a value as written, when its label says more ("Java Sea" for "Java Sea (5 away, ...)")
+        plain = [k for k, o in enumerate(request.options) if show(o).lower() == folded]
+        if len(plain) == 1 and labels[plain[0]].lower().startswith(folded):
+            return plain[0]
         starts = [k for k, x in enumerate(labels) if x.lower().startswith(folded)]
         if len(starts) == 1:
             return starts[0]

@@ -57,6 +57,7 @@ class Viewer:
         # No dice, no player: a view only reads the state it shares with the game.
         self.side = Interpreter(checked, ForcedDice([]), DefaultPolicy(), game_interp.state)
         self._exprs: dict[str, Any] = {}
+        self._busy = False  # a view running: the pieces it writes show by their labels
 
     def _call(self, procedure: str, args: dict[str, Any]) -> Any:
         try:
@@ -85,14 +86,36 @@ class Viewer:
         return None
 
     def label(self, value: Any) -> str:
-        """How a value shows to the player: through its kind's view, if it has one."""
+        """How a value shows to the player: through its kind's view, if it has one.
+
+        A view's first parameter takes the value; each other one (they have defaults) takes
+        the deciding procedure's variable of the same name when it has one, so that a patrol
+        area can show its distance from the submarine the decision is about."""
         kind = self._kind_of(value)
         view = self.views.get(kind) if kind else None
-        if view is None:
+        if view is None or self._busy:
             return show(value)
         proc = self.checked.book.procedures[view.procedure]
-        shown = self._call(view.procedure, {proc.params[0].name: value})
+        args = {proc.params[0].name: value}
+        here = self.game.locals
+        for param in proc.params[1:]:
+            if param.name in here:
+                args[param.name] = here[param.name]
+        self._busy = True
+        try:
+            shown = self._call(view.procedure, args)
+        finally:
+            self._busy = False
         return shown if isinstance(shown, str) else show(shown)
+
+    def face(self, piece: Entity) -> str:
+        """A game piece as the story writes it: by its label, unless its view hides that
+        (a face-down unit: "face-down unit in column A", until it is revealed)."""
+        label = piece.label or piece.kind
+        if self._busy or piece.kind not in self.views:
+            return label
+        shown = self.label(piece)
+        return label if label in shown else shown
 
     def interpolate(self, text: str) -> str:
         """A prompt with its ``{name}`` / ``{name.attr}`` filled from the deciding procedure:
