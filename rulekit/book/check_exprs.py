@@ -41,6 +41,9 @@ _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 # Braces with something inside; empty ones ("{}") are text, printed as they stand.
 _BRACED = re.compile(r"\{([^{}\n]*[^{}\s][^{}\n]*)\}")
 
+# An exploding die adds at most this many dice: enough for any rule, and bounded for prob.
+MAX_EXPLODE = 20
+
 
 def placeholders(text: str) -> list[str]:
     """The ``{name}`` or ``{name.attr}`` parts of a note, filled in when it runs."""
@@ -367,12 +370,28 @@ class ExprChecker:
                 f"unknown die '{spec.die}'",
                 spec.span,
                 hint=did_you_mean(spec.die, self.book.dice)
-                or f"declare it, e.g. 'dice {spec.die} = 1..{spec.die[1:]}'",
+                or (
+                    f"declare it, e.g. 'dice {spec.die} = 1..{spec.die[1:]}'"
+                    if spec.die[1:].isdigit()
+                    else f"declare it, e.g. 'dice {spec.die} = -1, 0, 1'"
+                ),
             )
         if not isinstance(spec.count, int):
             self._expect(spec.count, t.INT, scope, "the number of dice")
         elif spec.count < 1:
             self.err("roll at least one die", spec.span)
+        if spec.explode and spec.keep != "sum":
+            self.err("only dice that are added up explode", spec.span, "drop 'explode' here")
+        if not 0 <= spec.explode <= MAX_EXPLODE:
+            self.err(
+                f"a die explodes at most {MAX_EXPLODE} times, not {spec.explode}", spec.span
+            )
+        die = self.dice.get(spec.die)
+        if spec.reroll is not None and die is not None:
+            low, high = spec.reroll
+            again = [f for f in die.faces if low <= f <= high]
+            if low > high or not again:
+                self.err(f"no face of {die.describe()} is in reroll {low}..{high}", spec.span)
 
     def _call(self, call: n.Call, scope: Scope) -> t.Type:
         name = call.func

@@ -101,6 +101,8 @@ def dice_naturals(spec: n.DiceSpec, dice: dict[str, Die]) -> set[int] | None:
     die = dice.get(spec.die)
     if die is None:
         return None
+    if spec.explode:
+        return None  # open-ended upwards: every total cannot be listed
     if spec.keep != "sum":
         return set(die.faces)
     if not isinstance(spec.count, int) or spec.count < 1 or spec.count > 4:
@@ -191,6 +193,17 @@ class Checker(ExprChecker):
                         del pending[name]
                         continue
                     self.dice[name] = Die(name, faces_of("faces", decl.low, decl.high, []), "faces")
+                    del pending[name]
+                    continue
+                if decl.kind == "list":
+                    if len(decl.faces) > MAX_DIE_FACES:
+                        self.err(
+                            f"die {name} has {len(decl.faces)} faces: "
+                            f"rulekit's dice have at most {MAX_DIE_FACES}",
+                            decl.span,
+                        )
+                    else:
+                        self.dice[name] = Die(name, tuple(sorted(decl.faces)), "list")
                     del pending[name]
                     continue
                 parts = [self.dice.get(p) for p in decl.parts]

@@ -143,6 +143,7 @@ def roll(comp: Compiler, spec: n.DiceSpec, mods: tuple[n.RollMod, ...], span: n.
     terms_of = [_roll_terms(comp, mod) for mod in mods]
     shown = str(spec)
     at = str(span)
+    explode, reroll = spec.explode, spec.reroll
 
     def run(i: Interpreter) -> RollValue:
         if die is None:
@@ -152,6 +153,8 @@ def roll(comp: Compiler, spec: n.DiceSpec, mods: tuple[n.RollMod, ...], span: n.
             raise i.fail(f"cannot roll {show(number)} dice", spec.span)
         charge(i, number - 1, spec.span)  # each die one step, the roll's own included
         faces = throw_dice(i.dice, die, number, i._where(span))
+        if reroll is not None or explode:
+            faces = _reroll_and_explode(i, die, faces, reroll, explode, i._where(span), spec.span)
         if keep == "highest":
             natural = max(faces)
         elif keep == "lowest":
@@ -170,6 +173,38 @@ def roll(comp: Compiler, spec: n.DiceSpec, mods: tuple[n.RollMod, ...], span: n.
         return RollValue(total, natural, faces)
 
     return run
+
+
+def _reroll_and_explode(
+    i: Interpreter,
+    die: Die,
+    faces: tuple[int, ...],
+    reroll: tuple[int, int] | None,
+    explode: int,
+    where: str,
+    span: n.Span,
+) -> tuple[int, ...]:
+    """``reroll A..B``: the dice showing those faces are thrown again, once, and the new
+    faces stand. Then ``explode N``: each die showing the highest face adds a die, which
+    may explode in turn, at most N more per die. The faces come out in the order thrown."""
+    if reroll is not None:
+        low, high = reroll
+        kept = tuple(f for f in faces if not low <= f <= high)
+        again = len(faces) - len(kept)
+        if again:
+            charge(i, again, span)
+            faces = kept + throw_dice(i.dice, die, again, where)
+    if explode:
+        top = die.high
+        pending = faces.count(top)
+        for _ in range(explode):
+            if not pending:
+                break
+            charge(i, pending, span)
+            more = throw_dice(i.dice, die, pending, where)
+            faces += more
+            pending = more.count(top)
+    return faces
 
 
 def _roll_terms(comp: Compiler, mod: n.RollMod) -> Callable[[Interpreter], list[Term]]:

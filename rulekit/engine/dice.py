@@ -16,7 +16,8 @@ class Die:
     """A declared die and the values one throw of it can read.
 
     ``d10 = 0..9`` (Silent War: zero is zero), ``d10 = 1..10`` (Gato Leader: 0 reads 10),
-    ``d66 = tens_units(d6, d6)`` (11..66), ``d100 = percentile(d10, d10)`` (01..100).
+    ``d66 = tens_units(d6, d6)`` (11..66), ``d100 = percentile(d10, d10)`` (01..100),
+    ``dF = -1, 0, 1`` (any faces, in order; a face written twice is twice as likely).
     """
 
     name: str
@@ -34,6 +35,8 @@ class Die:
     def describe(self) -> str:
         if self.kind == "faces":
             return f"{self.name} ({self.low}..{self.high})"
+        if self.kind == "list":
+            return f"{self.name} ({', '.join(str(f) for f in self.faces)})"
         if self.kind == "percentile":
             return f"{self.name} (01..100)"
         return f"{self.name} ({', '.join(str(f) for f in self.faces[:3])}, ..., {self.high})"

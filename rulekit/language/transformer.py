@@ -6,13 +6,14 @@ import re
 from fractions import Fraction
 from typing import Any, cast
 
+from attrs import evolve
 from lark import Token, Transformer, v_args
 from lark.tree import Meta
 
 from rulekit.errors import MAX_DIGITS, SyntaxProblem, error
 from rulekit.language import nodes as n
 
-_DICE = re.compile(r"([0-9]*)(d[0-9]+)")
+_DICE = re.compile(r"([0-9]*)(d(?:[0-9]+|[A-Z][A-Za-z0-9]*))")
 
 
 def _string(token: Token) -> str:
@@ -34,6 +35,17 @@ class _Default:
 
     def __init__(self, cell: n.Cell) -> None:
         self.cell = cell
+
+
+# A die's definition: its kind, the low and high faces, the dice it is made of, its faces.
+_DiceDef = tuple[str, int, int, tuple[str, ...], tuple[int, ...]]
+
+
+class _DiceExtra:
+    """``explode N`` or ``reroll A..B`` after a roll's dice, folded into its DiceSpec."""
+
+    def __init__(self, what: str, value: Any) -> None:
+        self.what, self.value = what, value
 
 
 class _Marked:
@@ -99,7 +111,7 @@ class AstBuilder(Transformer[Token, n.Module]):
         return n.Include(_string(c[0]), span=self._span(meta))
 
     def dice_decl(self, meta: Meta, c: list[Any]) -> n.DiceDecl:
-        name_tok, (kind, low, high, parts), ref, title = c
+        name_tok, (kind, low, high, parts, faces), ref, title = c
         count, name = _DICE.fullmatch(str(name_tok)).groups()  # type: ignore[union-attr]
         if count:
             raise self._fail(
@@ -109,17 +121,21 @@ class AstBuilder(Transformer[Token, n.Module]):
             if _DICE.fullmatch(part).group(1):  # type: ignore[union-attr]
                 raise self._fail(f"'{part}': compose single dice, e.g. d6", meta)
         return n.DiceDecl(
-            name, kind, low, high, parts, ref, self._title(title), span=self._span(meta)
+            name, kind, low, high, parts, ref, self._title(title), faces, span=self._span(meta)
         )
 
-    def dice_faces(self, meta: Meta, c: list[Any]) -> tuple[str, int, int, tuple[str, ...]]:
-        return ("faces", c[0], c[1], ())
+    def dice_faces(self, meta: Meta, c: list[Any]) -> _DiceDef:
+        return ("faces", c[0], c[1], (), ())
 
-    def dice_tens_units(self, meta: Meta, c: list[Any]) -> tuple[str, int, int, tuple[str, ...]]:
-        return ("tens_units", 0, 0, (str(c[0]), str(c[1])))
+    def dice_tens_units(self, meta: Meta, c: list[Any]) -> _DiceDef:
+        return ("tens_units", 0, 0, (str(c[0]), str(c[1])), ())
 
-    def dice_percentile(self, meta: Meta, c: list[Any]) -> tuple[str, int, int, tuple[str, ...]]:
-        return ("percentile", 0, 0, (str(c[0]), str(c[1])))
+    def dice_percentile(self, meta: Meta, c: list[Any]) -> _DiceDef:
+        return ("percentile", 0, 0, (str(c[0]), str(c[1])), ())
+
+    def dice_list(self, meta: Meta, c: list[Any]) -> _DiceDef:
+        faces = tuple(int(x) for x in c)
+        return ("list", min(faces), max(faces), (), faces)
 
     def rounding_decl(self, meta: Meta, c: list[Any]) -> n.Rounding:
         opt = _Opt(c)
@@ -653,7 +669,24 @@ class AstBuilder(Transformer[Token, n.Module]):
         return n.Draw(c[1], c[0], span=self._span(meta))
 
     def roll(self, meta: Meta, c: list[Any]) -> n.Roll:
-        return n.Roll(c[0], tuple(c[1:]), span=self._span(meta))
+        spec: n.DiceSpec = c[0]
+        mods = []
+        for x in c[1:]:
+            if isinstance(x, _DiceExtra):
+                spec = evolve(spec, **{x.what: x.value})
+            else:
+                mods.append(x)
+        return n.Roll(spec, tuple(mods), span=self._span(meta))
+
+    def dice_explode(self, meta: Meta, c: list[Any]) -> _DiceExtra:
+        value = self._number(c[0])
+        if not isinstance(value, int):
+            raise self._fail("explode takes a whole number of extra dice", c[0])
+        return _DiceExtra("explode", value)
+
+    def dice_reroll(self, meta: Meta, c: list[Any]) -> _DiceExtra:
+        low, high = c[0], c[1] if c[1] is not None else c[0]
+        return _DiceExtra("reroll", (low, high))
 
     def roll_mod(self, meta: Meta, c: list[Any]) -> n.RollMod:
         return n.RollMod(1 if c[0] == "+" else -1, c[1], span=self._span(meta))

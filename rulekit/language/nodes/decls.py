@@ -85,8 +85,9 @@ class Include:
 class DiceDecl:
     """A die and its faces.
 
-    ``kind`` is ``faces`` (``low..high``), ``tens_units`` (d66: 11..66) or ``percentile``
-    (d100 read from two d10 as 01..100, where 00 reads 100).
+    ``kind`` is ``faces`` (``low..high``), ``list`` (any faces, ``-1, 0, 1``: ``faces``),
+    ``tens_units`` (d66: 11..66) or ``percentile`` (d100 read from two d10 as 01..100,
+    where 00 reads 100).
     """
 
     name: str
@@ -96,6 +97,7 @@ class DiceDecl:
     parts: tuple[str, ...] = ()
     ref: RuleRef | None = None
     title: str | None = None
+    faces: tuple[int, ...] = ()
     span: Span = span_field()
 
 

@@ -190,6 +190,8 @@ class DiceSpec:
     die: str
     count: int | Expr = 1
     keep: str = "sum"
+    explode: int = 0  # at most this many more dice per die showing its highest face
+    reroll: tuple[int, int] | None = None  # faces low..high thrown again, once
     span: Span = span_field()
 
     def __str__(self) -> str:
@@ -197,8 +199,15 @@ class DiceSpec:
         if isinstance(self.count, int):
             n = "" if self.count == 1 and self.keep == "sum" else str(self.count)
             sep = " " if self.keep != "sum" and n else ""
-            return f"{prefix}{n}{sep}{self.die}"
-        return f"{prefix}n {self.die}"
+            return f"{prefix}{n}{sep}{self.die}{self._extras()}"
+        return f"{prefix}n {self.die}{self._extras()}"
+
+    def _extras(self) -> str:
+        out = ""  # in the order they apply: re-rolls first
+        if self.reroll is not None:
+            low, high = self.reroll
+            out += f" reroll {low}" + (f"..{high}" if high != low else "")
+        return out + (f" explode {self.explode}" if self.explode else "")
 
 
 @frozen
