@@ -15,7 +15,7 @@ from rulekit.book.rulebook import Rulebook
 from rulekit.book.tables import CompiledTable
 from rulekit.engine.builtins import BUILTINS
 from rulekit.engine.dice import Die
-from rulekit.engine.values import EnumValue
+from rulekit.engine.values import EnumValue, MarkerValue
 from rulekit.errors import Diagnostic, did_you_mean, error
 from rulekit.language import nodes as n
 
@@ -73,7 +73,7 @@ class ExprChecker:
     dice: dict[str, Die]
     tables: dict[str, CompiledTable]
     globals: dict[str, t.Type]
-    members: dict[int, EnumValue]
+    members: dict[int, EnumValue | MarkerValue]
     member_index: dict[str, list[str]]
     current: str
 
@@ -163,6 +163,11 @@ class ExprChecker:
             enum = _enum_in(want)
             if enum is not None and self.vocab.enum_value(enum, expr.value) is not None:
                 return self._member(expr, enum)
+            marker = self._marker_written(expr.value, want)
+            if marker is not None:  # a marker by its printed symbol: dive = "X"
+                decl = self.book.markers[marker]
+                self.members[id(expr)] = MarkerValue(decl.name, decl.symbol)
+                return t.MarkerT(marker)
             return t.TEXT
         if isinstance(expr, n.Bool):
             return t.BOOL
@@ -232,6 +237,19 @@ class ExprChecker:
         if isinstance(expr, n.Call):
             return self._call(expr, scope)
         raise AssertionError(expr)
+
+    def _marker_written(self, text: str, want: t.Type | None) -> str | None:
+        """The marker a text names by its printed symbol where that marker is wanted."""
+        if want is None:
+            return None
+        markers = self.book.markers
+        for option in t.options(want):
+            if (
+                isinstance(option, t.MarkerT)
+                and getattr(markers.get(option.name), "symbol", None) == text
+            ):
+                return option.name
+        return None
 
     def _name(self, expr: n.Name, scope: Scope, want: t.Type | None) -> t.Type:
         found = scope.get(expr.id)
@@ -311,6 +329,8 @@ class ExprChecker:
         right = self.infer(expr.right, scope, left)
         if isinstance(expr.left, (n.Str, n.Name)) and left in (t.TEXT, t.ANY) and _enum_in(right):
             left = self.infer(expr.left, scope, right)
+        if isinstance(expr.left, n.Str) and left == t.TEXT and isinstance(expr.right, n.Name):
+            left = self.infer(expr.left, scope, right)  # "X" = dive: the marker by its symbol
         if expr.op in ("=", "!="):
             if not t.comparable(left, right):
                 self.err(f"comparing {left} with {right} is never true", expr.span)
@@ -383,9 +403,7 @@ class ExprChecker:
         if spec.explode and spec.keep != "sum":
             self.err("only dice that are added up explode", spec.span, "drop 'explode' here")
         if not 0 <= spec.explode <= MAX_EXPLODE:
-            self.err(
-                f"a die explodes at most {MAX_EXPLODE} times, not {spec.explode}", spec.span
-            )
+            self.err(f"a die explodes at most {MAX_EXPLODE} times, not {spec.explode}", spec.span)
         die = self.dice.get(spec.die)
         if spec.reroll is not None and die is not None:
             low, high = spec.reroll

@@ -20,7 +20,7 @@ from rulekit.book.rulebook import Rulebook
 from rulekit.book.tables import CompiledTable, TableDim, TableReader, coverage
 from rulekit.book.views import check_views
 from rulekit.engine.dice import Die, faces_of
-from rulekit.engine.values import EnumValue
+from rulekit.engine.values import EnumValue, MarkerValue
 from rulekit.errors import MAX_DIE_FACES, Diagnostic, RulebookInvalid, did_you_mean
 from rulekit.language import nodes as n
 
@@ -46,7 +46,7 @@ class Checked:
     dice: dict[str, Die]
     tables: dict[str, CompiledTable]
     globals: dict[str, t.Type]
-    members: dict[int, EnumValue]
+    members: dict[int, EnumValue | MarkerValue]
     diagnostics: list[Diagnostic] = field(factory=list)
     provisional: list[ProvisionalItem] = field(factory=list)
 
@@ -125,7 +125,7 @@ class Checker(ExprChecker):
         self.dice: dict[str, Die] = {}
         self.tables: dict[str, CompiledTable] = {}
         self.globals: dict[str, t.Type] = {}
-        self.members: dict[int, EnumValue] = {}
+        self.members: dict[int, EnumValue | MarkerValue] = {}
         self.member_index: dict[str, list[str]] = {}
         self.provisional: list[ProvisionalItem] = []
         self.current: str = ""

@@ -241,6 +241,19 @@ def _same_list(types: list[t.Type]) -> t.Type:
     return listed if listed is not None else t.ListT(t.ANY)
 
 
+def _flat_list(types: list[t.Type]) -> t.Type:
+    outer = t.as_list(types[0]) if types else None
+    inner = t.as_list(outer.item) if outer is not None else None
+    return inner if inner is not None else t.ListT(t.ANY)
+
+
+def _flatten(args: list[Any], mode: str) -> tuple[Any, ...]:
+    v = unwrap(args[0])
+    if not isinstance(v, tuple) or not all(isinstance(x, tuple) for x in v):
+        raise BuiltinError(f"flatten() takes a list of lists, got {v!r}")
+    return tuple(item for inner in v for item in inner)
+
+
 def _element(types: list[t.Type]) -> t.Type:
     listed = t.as_list(types[0]) if types else None
     return t.union(listed.item, t.NONE) if listed is not None else t.ANY
@@ -316,6 +329,7 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("take", 2, 2, _same_list, _take, "the first n items of a list"),
         Builtin("drop", 2, 2, _same_list, _drop, "a list without its first n items"),
         Builtin("last", 1, 1, _element, _last, "the last item of a list, or none"),
+        Builtin("flatten", 1, 1, _flat_list, _flatten, "the items of a list of lists, in order"),
         Builtin(
             "sorted",
             1,

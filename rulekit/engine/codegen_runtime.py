@@ -17,7 +17,7 @@ from rulekit.engine.builtins import BUILTINS, BuiltinError
 from rulekit.engine.compile_lookups import _QUICK, _SLOW, _builtin_message
 from rulekit.engine.compile_stmts import _default, _repeats
 from rulekit.engine.policy import DecisionRequest
-from rulekit.engine.runtime import MAX_NESTING, ORDER, Frame, Memo, clamp_track
+from rulekit.engine.runtime import MAX_NESTING, ORDER, Frame, Memo, TurnEnded, clamp_track
 from rulekit.engine.trace import (
     CheckEvent,
     DecisionEvent,
@@ -200,8 +200,8 @@ BY_FILE: weakref.WeakValueDictionary[str, Any] = weakref.WeakValueDictionary()
 def located(i: Interpreter, exc: BaseException) -> RuleRuntimeError | None:
     """An unexpected Python error raised in generated code, as an error at the rulebook
     line the innermost generated line came from (never at the generated code)."""
-    if isinstance(exc, RulekitError):
-        return None
+    if isinstance(exc, RulekitError | TurnEnded):
+        return None  # a rulebook's error, or `end turn` on its way to the sequence of play
     span = None
     tb = exc.__traceback__
     while tb is not None:
@@ -451,7 +451,9 @@ def _choose(
     i.decisions += 1
     name, span = site.name, site.span
     rule = i.ref.text if i.ref else None
-    request = DecisionRequest(name, options, default, rule, site.title, i._where(span))
+    request = DecisionRequest(
+        name, options, default, rule, site.title, i._where(span), default_of is not None
+    )
     choice, by = i.policy.decide(request)
     index = next((k for k, o in enumerate(options) if o is choice), None)
     if index is None:

@@ -14,7 +14,7 @@ from rulekit.book.check_exprs import ENUM_FUNCTIONS, GRAPH_FUNCTIONS
 from rulekit.engine import compile_stmts as stmts
 from rulekit.engine.builtins import BUILTINS
 from rulekit.engine.reach import quiet
-from rulekit.engine.runtime import MAX_NESTING, Frame
+from rulekit.engine.runtime import MAX_NESTING, Frame, TurnEnded
 from rulekit.engine.trace import (
     CallEvent,
     DecisionEvent,
@@ -202,7 +202,11 @@ def _traced(proc: Procedure, decl: n.ProcedureDecl) -> Invoke:
         saved = i.push(Frame(frame_name, ref, args))
         try:
             out = proc.body(i)
-        finally:
+        except TurnEnded:  # the call ends with the turn: its return closes it in the trace
+            i.pop(saved)
+            i.trace.events.append(ReturnEvent(i.depth, name, None))
+            raise
+        else:
             i.pop(saved)
         result = None if out is None else out[0]
         events = i.trace.events

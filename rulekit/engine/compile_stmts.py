@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.engine.builtins import BUILTINS
 from rulekit.engine.policy import DecisionRequest
 from rulekit.engine.reach import may_decide, pure
-from rulekit.engine.runtime import Memo, clamp_track
+from rulekit.engine.runtime import Memo, TurnEnded, clamp_track
 from rulekit.engine.trace import CheckEvent, DecisionEvent, NoteEvent, ValueEvent
 from rulekit.engine.values import (
     Entity,
@@ -92,6 +92,8 @@ def statement(
         return _require(comp, stmt, here, stmt.ref or rule)
     if isinstance(stmt, n.NoteStmt):
         return _note(comp, stmt, here, stmt.ref or rule)
+    if isinstance(stmt, n.EndTurn):
+        return _end_turn(stmt, here, stmt.ref or rule)
     span = stmt.span
 
     def skip(i: Interpreter) -> None:  # pass
@@ -342,7 +344,9 @@ def _choose(comp: Compiler, stmt: n.Choose, here: n.RuleRef | None) -> StmtCode:
         default = _default(i, default_of, options) if default_of is not None else None
         i.decisions += 1
         rule = i.ref.text if i.ref else None
-        request = DecisionRequest(name, options, default, rule, title, i._where(span))
+        request = DecisionRequest(
+            name, options, default, rule, title, i._where(span), default_of is not None
+        )
         choice, by = i.policy.decide(request)
         index = next((k for k, o in enumerate(options) if o is choice), None)
         if index is None:
@@ -473,3 +477,19 @@ def _assign(comp: Compiler, stmt: n.Assign, here: n.RuleRef | None) -> StmtCode:
         i._record_change(f"{obj}.{attr}", old, new)
 
     return attribute
+
+
+def _end_turn(stmt: n.EndTurn, here: n.RuleRef | None, rule: n.RuleRef | None) -> StmtCode:
+    span, cited = stmt.span, rule.text if rule else None
+    text = "the turn ends" + (f": {stmt.reason}" if stmt.reason else "")
+
+    def run(i: Interpreter) -> None:
+        i.steps += 1
+        if i.steps > i.max_steps:
+            raise i.over_budget(span)
+        i.ref = here
+        if not i.muted:
+            i.trace.events.append(NoteEvent(i.depth, text, cited))
+        raise TurnEnded
+
+    return run

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -27,6 +27,7 @@ from rulekit.engine.runtime import (
     Frame,
     GameState,
     Memo,
+    TurnEnded,
     clamp_track,
     default_for,
     sized,
@@ -119,7 +120,10 @@ class Interpreter:
         """Run a procedure, modifier list or table by name with already-read arguments."""
         self.steps = 0  # the step budget is per top-level call
         self.given = [_frozen(v) for v in args.values()]
-        return self.code.given_call(name, tuple(args))(self)
+        try:
+            return self.code.given_call(name, tuple(args))(self)
+        except TurnEnded:
+            return None  # `end turn` outside a turn: the procedure stops there
 
     def lookup(self, name: str, keys: dict[str, Any], roll: Any = None) -> Any:
         """Look up one cell; with ``roll`` None a table with its own roll throws it."""
@@ -149,7 +153,8 @@ class Interpreter:
             raise RuleRuntimeError(
                 [error(f"this rulebook has no sequence of play {name or ''}", None)]
             )
-        with self._frame(Frame(seq.name, seq.ref, {})):
+        # `end turn`: the rest of the turn's phases are skipped
+        with self._frame(Frame(seq.name, seq.ref, {})), suppress(TurnEnded):
             self._seq_items(seq.items)
 
     def _seq_items(self, items: tuple[n.SeqItem, ...]) -> None:

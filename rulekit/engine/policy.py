@@ -22,6 +22,13 @@ class DecisionRequest:
     rule: str | None = None
     title: str | None = None
     where: str = ""
+    # whether the rulebook writes a default: `default none` is one (the option none)
+    has_default: bool | None = None
+
+    @property
+    def defaulted(self) -> bool:
+        """The rulebook gives a default (which may be the option none)."""
+        return self.default is not None if self.has_default is None else self.has_default
 
 
 class Policy(Protocol):
@@ -69,7 +76,7 @@ class DefaultPolicy:
     """Takes the default the rulebook writes down; a choice without one needs an answer."""
 
     def decide(self, request: DecisionRequest) -> tuple[Any, str]:
-        if request.default is not None:
+        if request.defaulted:
             return request.default, "default"
         if len(request.options) == 1:
             return request.options[0], "only option"
@@ -193,9 +200,7 @@ class InteractivePolicy:
         rule = f" [{request.rule}]" if request.rule else ""
         self.write(f"decision {request.name}{rule}:{title}")
         for number, option in enumerate(request.options, start=1):
-            mark = (
-                "  (default)" if request.default is not None and option == request.default else ""
-            )
+            mark = "  (default)" if request.defaulted and option == request.default else ""
             self.write(f"  {number}) {show(option)}{mark}")
         while True:
             try:
@@ -204,7 +209,7 @@ class InteractivePolicy:
                 raise InputError(
                     [error(f"no answer for decision '{request.name}': input ended", where="stdin")]
                 ) from None
-            if not answer and request.default is not None:
+            if not answer and request.defaulted:
                 return request.default, "player (default)"
             if answer.isdigit() and 1 <= int(answer) <= len(request.options):
                 return request.options[int(answer) - 1], "player"

@@ -87,7 +87,7 @@ def quiet(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> bool:
     stack: list[Any] = [*proc.body, *proc.params]
     while stack:
         node = stack.pop()
-        if isinstance(node, n.Roll | n.Draw | n.Choose | n.NoteStmt):
+        if isinstance(node, n.Roll | n.Draw | n.Choose | n.NoteStmt | n.EndTurn):
             return False
         if isinstance(node, n.Str) and "{" in node.value:
             return False  # a placeholder may name a constant
@@ -118,7 +118,7 @@ def pure(book: Rulebook, tables: dict[str, CompiledTable], expr: n.Expr) -> bool
     stack: list[Any] = [expr]
     while stack:
         node = stack.pop()
-        if isinstance(node, n.Roll | n.Draw | n.Choose):
+        if isinstance(node, n.Roll | n.Draw | n.Choose | n.EndTurn):
             return False
         if isinstance(node, n.Dim) and node.dice is not None:
             return False  # a table that throws its own dice

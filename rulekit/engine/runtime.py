@@ -28,6 +28,10 @@ ORDER: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
+class TurnEnded(Exception):
+    """``end turn`` was reached: the sequence of play stops this turn's phases."""
+
+
 @define
 class GameState:
     """The values of every track and state variable, and the entities in play."""

@@ -429,6 +429,10 @@ class AstBuilder(Transformer[Token, n.Module]):
     def pass_stmt(self, meta: Meta, c: list[Any]) -> n.Pass:
         return n.Pass(span=self._span(meta))
 
+    def end_turn_stmt(self, meta: Meta, c: list[Any]) -> n.EndTurn:
+        reason = _string(c[0]) if c[0] is not None else None
+        return n.EndTurn(reason, c[1], span=self._span(meta))
+
     def if_stmt(self, meta: Meta, c: list[Any]) -> n.If:
         cond, ref, body = c[:3]
         branches = [n.Branch(cond, body, ref, span=self._span(meta))]
@@ -640,8 +644,20 @@ class AstBuilder(Transformer[Token, n.Module]):
     def list_lit(self, meta: Meta, c: list[Any]) -> n.ListLit:
         return n.ListLit(tuple(x for x in c if x is not None), span=self._span(meta))
 
-    def list_comp(self, meta: Meta, c: list[Any]) -> n.ListComp:
-        return n.ListComp(c[0], str(c[1]), c[2], c[3], span=self._span(meta))
+    def list_comp(self, meta: Meta, c: list[Any]) -> n.Expr:
+        """``[e for x in xs for y in ys]`` is ``flatten([[e for y in ys] for x in xs])``:
+        the last ``for`` varies fastest, as in Python."""
+        span = self._span(meta)
+        clauses: list[tuple[str, n.Expr, n.Expr | None]] = c[1:]
+        var, items, cond = clauses[-1]
+        built: n.Expr = n.ListComp(c[0], var, items, cond, span=span)
+        for var, items, cond in reversed(clauses[:-1]):
+            outer = n.ListComp(built, var, items, cond, span=span)
+            built = n.Call("flatten", (n.Arg(outer, span=span),), span=span)
+        return built
+
+    def comp_for(self, meta: Meta, c: list[Any]) -> tuple[str, n.Expr, n.Expr | None]:
+        return (str(c[0]), c[1], c[2])
 
     def call(self, meta: Meta, c: list[Any]) -> n.Call:
         return n.Call(str(c[0]), tuple(a for a in c[1:] if a is not None), span=self._span(meta))

@@ -163,7 +163,7 @@ def prompt_lines(title: str, request: DecisionRequest, labels: list[str]) -> lis
 
 
 def _default_index(request: DecisionRequest) -> int | None:
-    if request.default is None:
+    if not request.defaulted:
         return None
     for k, option in enumerate(request.options):
         if option is request.default:

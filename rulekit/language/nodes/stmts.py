@@ -11,6 +11,7 @@ __all__ = [
     "Assign",
     "Branch",
     "Choose",
+    "EndTurn",
     "ExprStmt",
     "ForEach",
     "If",
@@ -98,6 +99,16 @@ class NoteStmt:
 
 
 @frozen
+class EndTurn:
+    """``end turn ["why"] [ref]``: the rest of this turn's sequence of play is skipped (a
+    patrol cut short, a game over mid-turn); called outside a turn, the procedure stops."""
+
+    reason: str | None = None
+    ref: RuleRef | None = None
+    span: Span = span_field()
+
+
+@frozen
 class Pass:
     """``pass``: nothing to do."""
 
@@ -144,4 +155,17 @@ class While:
     span: Span = span_field()
 
 
-Stmt = Let | Assign | Return | ExprStmt | Choose | Require | NoteStmt | Pass | If | ForEach | While
+Stmt = (
+    Let
+    | Assign
+    | Return
+    | ExprStmt
+    | Choose
+    | Require
+    | NoteStmt
+    | Pass
+    | EndTurn
+    | If
+    | ForEach
+    | While
+)

@@ -1,0 +1,125 @@
+"""The gaps rulebook authors hit (issue 15): several `for`s in a comprehension, a default of
+none, a statement that ends the turn, markers by their printed symbol."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import run_cli
+
+Make = Callable[..., Path]
+
+
+def _result(book: Path, name: str, *args: str) -> str:
+    shown = run_cli("resolve", book, name, *args)
+    assert shown.exit_code == 0, shown.output
+    return next(line for line in shown.stdout.splitlines() if line.startswith("result:"))
+
+
+def test_several_fors_vary_the_last_fastest(make_rulebook: Make) -> None:
+    book = make_rulebook(
+        'rulebook "L"\ndice d6 = 1..6\n'
+        "procedure pairs -> list of int [1.0]\n"
+        "    return [x * 10 + y for x in [1, 2] for y in [1, 2, 3] if y != x]\n"
+        "procedure filtered -> list of int [1.0]\n"
+        "    return [x + y for x in [1, 2, 3] if x != 2 for y in [x, 100]]\n"
+        "procedure flat -> list of int [1.0]\n"
+        "    return flatten([[1, 2], [], [3]])\n"
+    )
+    # as Python reads them: [x * 10 + y for x in (1, 2) for y in (1, 2, 3) if y != x]
+    assert _result(book, "pairs") == "result: 12, 13, 21, 23"
+    assert _result(book, "filtered") == "result: 2, 101, 6, 103"
+    assert _result(book, "flat") == "result: 1, 2, 3"
+
+
+def test_a_default_of_none_is_a_default(make_rulebook: Make) -> None:
+    book = make_rulebook(
+        'rulebook "L"\ndice d6 = 1..6\n'
+        "procedure p -> int or none [1.0]\n"
+        '    choose target from [none, 1, 2] default none [1.0] "Attack which target?"\n'
+        "    return target\n"
+        "procedure q -> int [1.0]\n"
+        "    choose c from [1, 2] [1.0]\n"
+        "    return c\n"
+    )
+    assert _result(book, "p") == "result: none"  # before: "has no default"
+    assert _result(book, "p", "--decide", "target=2") == "result: 2"
+    asked = run_cli("resolve", book, "q")  # no default written: an answer is needed
+    assert asked.exit_code == 1
+    assert "decision 'c'" in asked.stderr and "has no default" in asked.stderr
+
+
+def test_a_default_of_none_must_be_an_option_type(make_rulebook: Make) -> None:
+    book = make_rulebook(
+        'rulebook "L"\ndice d6 = 1..6\nprocedure p -> int [1.0]\n'
+        "    choose c from [1, 2] default none [1.0]\n    return c\n"
+    )
+    shown = run_cli("check", book)
+    assert shown.exit_code == 1
+    assert "rulebook.rk:4:34: error: the default choice should be int, not none" in shown.stderr
+
+
+TURNS = """rulebook "L" scenario "s"
+dice d6 = 1..6
+state log: list of int = []
+procedure first_phase [1.0]
+    log = log + [1]
+    let r = roll d6
+    if r.natural = 6:
+        end turn "the patrol is cut short" [1.2]
+    log = log + [2]
+procedure second_phase [1.1]
+    log = log + [3]
+sequence [1.0]
+    phase first_phase
+    phase second_phase
+"""
+
+
+def test_end_turn_skips_the_rest_of_the_turn(make_rulebook: Make) -> None:
+    book = make_rulebook(
+        TURNS,
+        **{"scenarios/s.toml": '[scenario]\ntitle = "s"\nturns = 2\nsummary = ["log"]\n'},
+    )
+    shown = run_cli("run", book, "--dice", "6,2", "--explain")
+    assert shown.exit_code == 0, shown.output
+    out = shown.stdout
+    # turn 1: a 6 ends the turn after the first phase; turn 2 plays both phases
+    assert "note [1.2]: the turn ends: the patrol is cut short" in out
+    turn1 = out.split("--- turn 2")[0]
+    assert "second_phase" not in turn1
+    assert "second_phase" in out.split("--- turn 2")[1]
+    data = json.loads(run_cli("run", book, "--dice", "6,2", "--json").stdout)
+    assert [r["values"]["log"] for r in data["reports"]] == [[1], [1, 1, 2, 3]]
+
+
+def test_end_turn_outside_a_turn_stops_the_procedure(make_rulebook: Make) -> None:
+    book = make_rulebook(TURNS)
+    assert _result(book, "first_phase", "--dice", "6") == "result: none"
+
+
+def test_a_marker_by_its_symbol(make_rulebook: Make) -> None:
+    book = make_rulebook(
+        'rulebook "L"\ndice d6 = 1..6\nmarker no_roll = "X" [7.2]\n'
+        "state dive: int or no_roll = 3\n"
+        "procedure p -> bool [1.0]\n"
+        '    dive = "X"\n'
+        '    return dive = no_roll and "X" = dive and dive = "X"\n'
+        "procedure q -> bool [1.0]\n"
+        '    return dive = "Y"\n'
+    )
+    shown = run_cli("check", book)
+    # "Y" is no marker: still text, so the comparison is reported as never true
+    assert "rulebook.rk:9:12: error: comparing int or no_roll with text is never true" in (
+        shown.stderr
+    )
+    fixed = make_rulebook(
+        'rulebook "L"\ndice d6 = 1..6\nmarker no_roll = "X" [7.2]\n'
+        "state dive: int or no_roll = 3\n"
+        "procedure p -> bool [1.0]\n"
+        '    dive = "X"\n'
+        '    return dive = no_roll and "X" = dive and dive = "X"\n'
+    )
+    assert _result(fixed, "p") == "result: yes"
