@@ -123,3 +123,64 @@ def test_a_marker_by_its_symbol(make_rulebook: Make) -> None:
         '    return dive = no_roll and "X" = dive and dive = "X"\n'
     )
     assert _result(fixed, "p") == "result: yes"
+
+
+SCENARIO_BOOK = """rulebook "S" scenario "s"
+dice d6 = 1..6
+state level: int = 0
+state name: text = ""
+procedure place(who: text) [1.0]
+    name = who
+procedure phase_one [1.0]
+    level += 1
+sequence [1.0]
+    phase phase_one
+"""
+
+SCENARIO = """[scenario]
+title = "s"
+turns = 1
+
+[state]
+level = 3
+
+[provisional]
+level = "the scenario book gives the starting level"
+
+[[start]]
+procedure = "place"
+args = { who = "Ann" }
+provisional = "who starts is not printed"
+"""
+
+
+def test_a_scenario_marks_its_own_values(make_rulebook: Make) -> None:
+    book = make_rulebook(SCENARIO_BOOK, **{"scenarios/s.toml": SCENARIO})
+    checked = run_cli("check", book)
+    assert checked.exit_code == 0, checked.output
+    assert "scenario s: 2 provisional value(s):" in checked.stdout
+    assert "  [state] level (the scenario book gives the starting level)" in checked.stdout
+    assert "  [[start]] 1: place (who starts is not printed)" in checked.stdout
+    data = json.loads(run_cli("check", book, "--json").stdout)
+    assert data["scenarios"][0]["provisional_values"][1] == {
+        "what": "[[start]] 1: place",
+        "reason": "who starts is not printed",
+    }
+    ran = run_cli("run", book, "--seed", "1")
+    assert "provisional in the scenario: [state] level: the scenario book gives" in ran.stdout
+    played = json.loads(run_cli("run", book, "--seed", "1", "--json").stdout)
+    assert played["provisional_scenario_values"] == [
+        "[state] level: the scenario book gives the starting level",
+        "[[start]] 1: place: who starts is not printed",
+    ]
+
+
+def test_a_scenario_mark_must_name_a_value_it_sets(make_rulebook: Make) -> None:
+    wrong = SCENARIO.replace('level = "the scenario', 'levle = "the scenario')
+    book = make_rulebook(SCENARIO_BOOK, **{"scenarios/s.toml": wrong})
+    shown = run_cli("check", book)
+    assert shown.exit_code == 1
+    assert "s.toml:9:1: error: levle: [provisional] names 'levle', which [state] does not set" in (
+        shown.stderr
+    )
+    assert "did you mean 'level'?" in shown.stderr

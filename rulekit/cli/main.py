@@ -137,6 +137,7 @@ def check_cmd(rulebook: str, options: tuple[str, ...], provenance: bool, as_json
     checked = check(book)
     sources = book.sources
     ok = not checked.errors
+    scenarios = _scenarios_of(checked) if ok else []
     if as_json:
         _emit_json(
             {
@@ -159,16 +160,36 @@ def check_cmd(rulebook: str, options: tuple[str, ...], provenance: bool, as_json
                     for p in checked.provisional
                 ],
                 "provenance": provenance_json(book),
+                "scenarios": [
+                    {
+                        "name": s.name,
+                        "provisional": s.info.provisional,
+                        "provisional_values": [{"what": w, "reason": r} for w, r in s.marks],
+                    }
+                    for s in scenarios
+                ],
             }
         )
     else:
         for diag in checked.errors + checked.warnings:
             err.print(Text(RulekitError([diag]).render(sources)))
         print_summary(checked, rulebook)
+        for s in scenarios:
+            if s.marks:
+                out.print(Text(f"scenario {s.name}: {len(s.marks)} provisional value(s):"))
+                for what, why in s.marks:
+                    out.print(Text(f"  {what} ({why})"))
         if provenance:
             print_provenance(book, out)
     if not ok:
         sys.exit(1)
+
+
+def _scenarios_of(checked: Any) -> list[Any]:
+    """The rulebook's scenario files, read and checked (a broken one is an error)."""
+    from rulekit.play.scenario import find_scenario, list_scenarios, load_scenario
+
+    return [load_scenario(checked, find_scenario(checked, n)) for n in list_scenarios(checked)]
 
 
 @main.command("tables")

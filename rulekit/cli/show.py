@@ -209,6 +209,8 @@ def print_run(result: Any, save: str | None) -> None:
     out.print(Text(f"{result.title} ({book})"))
     if result.provisional_scenario:
         out.print(Text(f"provisional scenario: {result.provisional_scenario}"))
+    for value in result.provisional_scenario_values:
+        out.print(Text(f"provisional in the scenario: {value}"))
     if result.reports:
         names = list(result.reports[0].values)
         grid = Table(show_lines=False, caption="state at the end of each turn")

@@ -85,6 +85,8 @@ class RunResult:
     provisional_used: list[str]
     provisional_scenario: str | None
     state_hash: str
+    # the values the scenario file marks provisional, "what: why"
+    provisional_scenario_values: list[str] = field(factory=list)
 
 
 # ---- policies ---------------------------------------------------------------------------------
@@ -248,6 +250,7 @@ class Game:
             list(self.provisional_used),
             self.scenario.info.provisional,
             state_hash(self.interp.state.values),
+            [f"{what}: {why}" for what, why in self.scenario.marks],
         )
 
     def save(self, path: str) -> None:

@@ -16,6 +16,10 @@ year = 1942
 [[start]]                    # procedures called once, in order, to set up the pieces
 procedure = "start_at_sea"
 args = { name = "Spearfish", at = "East China Sea" }
+provisional = "why these arguments are invented"     # (optional) per call
+
+[provisional]                # (optional) state values of this file the source does not print
+year = "why this value is invented"
 ```
 """
 
@@ -69,6 +73,8 @@ class Scenario:
     state: dict[str, Any]
     start: list[StartCall]
     text: str
+    # the values this file marks provisional: (what, why), in the file's order
+    marks: list[tuple[str, str]] = field(factory=list)
 
     @property
     def name(self) -> str:
@@ -121,15 +127,10 @@ def _problem(path: str, text: str, key: str, message: str, hint: str | None = No
 def load_scenario(checked: Checked, path: str) -> Scenario:
     """Read a scenario file and check its names against the rulebook."""
     raw, text = load_given(path)
+    tables = ["scenario", "state", "start", "provisional"]
     for key in raw:
-        if key not in ("scenario", "state", "start"):
-            raise _problem(
-                path,
-                text,
-                key,
-                f"unknown table '{key}'",
-                did_you_mean(key, ["scenario", "state", "start"]),
-            )
+        if key not in tables:
+            raise _problem(path, text, key, f"unknown table '{key}'", did_you_mean(key, tables))
     if "scenario" not in raw:
         raise InputError([error("a scenario needs a [scenario] table with a title", where=path)])
     try:
@@ -137,18 +138,24 @@ def load_scenario(checked: Checked, path: str) -> Scenario:
     except ClassValidationError as exc:
         raise _scenario_error(path, text, exc) from None
     start = []
+    marks = _state_marks(path, text, raw)
     for i, entry in enumerate(raw.get("start", [])):
         if not isinstance(entry, dict) or "procedure" not in entry:
             raise _problem(path, text, "start", f"entry {i + 1} needs a procedure")
-        extra = [k for k in entry if k not in ("procedure", "args")]
+        extra = [k for k in entry if k not in ("procedure", "args", "provisional")]
         if extra:
             raise _problem(
                 path,
                 text,
                 extra[0],
                 f"unknown key '{extra[0]}' in [[start]]",
-                did_you_mean(extra[0], ["procedure", "args"]),
+                did_you_mean(extra[0], ["procedure", "args", "provisional"]),
             )
+        why = entry.get("provisional")
+        if why is not None:
+            if not isinstance(why, str) or not why.strip():
+                raise _problem(path, text, "provisional", "give the reason, as text")
+            marks.append((f"[[start]] {i + 1}: {entry['procedure']}", why))
         if entry["procedure"] not in checked.book.procedures:
             raise _problem(
                 path,
@@ -188,7 +195,29 @@ def load_scenario(checked: Checked, path: str) -> Scenario:
                 f"'{name}' is not a state variable or track",
                 did_you_mean(name, known),
             )
-    return Scenario(path, info, dict(raw.get("state", {})), start, text)
+    return Scenario(path, info, dict(raw.get("state", {})), start, text, marks)
+
+
+def _state_marks(path: str, text: str, raw: dict[str, Any]) -> list[tuple[str, str]]:
+    """``[provisional]``: the state values of this file the source does not print, with why."""
+    table = raw.get("provisional", {})
+    if not isinstance(table, dict):
+        raise _problem(path, text, "provisional", 'must be a table: name = "why"')
+    state = raw.get("state", {})
+    marks = []
+    for name, why in table.items():
+        if name not in state:
+            raise _problem(
+                path,
+                text,
+                name,
+                f"[provisional] names '{name}', which [state] does not set",
+                did_you_mean(name, list(state)),
+            )
+        if not isinstance(why, str) or not why.strip():
+            raise _problem(path, text, name, "give the reason, as text")
+        marks.append((f"[state] {name}", why))
+    return marks
 
 
 def _start_span(path: str, text: str, index: int) -> n.Span | None:
