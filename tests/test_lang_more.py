@@ -184,3 +184,28 @@ def test_a_scenario_mark_must_name_a_value_it_sets(make_rulebook: Make) -> None:
         shown.stderr
     )
     assert "did you mean 'level'?" in shown.stderr
+
+
+def test_a_test_for_none_narrows_the_type(make_rulebook: Make) -> None:
+    book = make_rulebook(
+        'rulebook "L"\ndice d6 = 1..6\nstate n: int or none = none\n'
+        "procedure p(x: int or none) -> bool [1.0]\n"
+        "    if x != none:\n"
+        '        return x = "a"\n'  # x is an int here: never equal to a text
+        '    return x = "b"\n'  # x may be none: the comparison can hold
+        "procedure q(x: int or none) -> bool [1.0]\n"
+        "    if x = none:\n"
+        "        return false\n"
+        '    return x = "c"\n'  # below the early return, x is an int
+        "procedure r -> bool [1.0]\n"
+        "    if n != none:\n"
+        "        n = none\n"
+        '        return n = "d"\n'  # written again: none again
+        "    return true\n"
+    )
+    shown = run_cli("check", book)
+    errors = [line for line in shown.stderr.splitlines() if ": error: " in line]
+    assert [e.split("rulebook.rk:")[1] for e in errors] == [
+        "6:16: error: comparing int with text is never true",
+        "11:12: error: comparing int with text is never true",
+    ]

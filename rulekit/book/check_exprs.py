@@ -57,8 +57,12 @@ class Scope:
         self.parent = parent
         self.locals: dict[str, t.Type] = {}
         self.params: set[str] = set()
+        # `T or none` names known not to be none here (after `if x != none:`): read as T
+        self.narrowed: dict[str, t.Type] = {}
 
     def get(self, name: str) -> t.Type | None:
+        if name in self.narrowed:
+            return self.narrowed[name]
         if name in self.locals:
             return self.locals[name]
         return self.parent.get(name)

@@ -425,8 +425,39 @@ class Checker(ExprChecker):
         self._block(decl.body, scope, returns)
 
     def _block(self, body: tuple[n.Stmt, ...], scope: Scope, returns: t.Type | None) -> None:
+        outer = dict(scope.narrowed)
         for stmt in body:
             self._stmt(stmt, scope, returns)
+            # `if x = none: return ...`: below it, x is not none
+            if isinstance(stmt, n.If) and len(stmt.branches) == 1 and not stmt.otherwise:
+                test = _none_test(stmt.branches[0].cond)
+                body_ends = stmt.branches[0].body and isinstance(
+                    stmt.branches[0].body[-1], n.Return | n.EndTurn
+                )
+                if test is not None and not test[1] and body_ends:
+                    self._narrow(scope, test[0])
+        written = _written(body)  # a name written in here may be none after it
+        scope.narrowed = {k: v for k, v in outer.items() if k not in written}
+
+    def _narrow(self, scope: Scope, name: str) -> None:
+        """Read ``name`` as its type without none from here on (in this block)."""
+        found = scope.get(name)
+        if found is not None and t.NONE in t.options(found):
+            rest = [o for o in t.options(found) if o != t.NONE]
+            if rest:
+                scope.narrowed[name] = t.union(*rest)
+
+    def _branch(
+        self, cond: n.Expr, body: tuple[n.Stmt, ...], scope: Scope, returns: t.Type | None
+    ) -> None:
+        """An ``if``/``elif`` body: after ``x != none`` x is not none inside it."""
+        outer = dict(scope.narrowed)
+        test = _none_test(cond)
+        if test is not None and test[1]:
+            self._narrow(scope, test[0])
+        self._block(body, scope, returns)
+        written = _written(body)
+        scope.narrowed = {k: v for k, v in outer.items() if k not in written}
 
     def _stmt(self, stmt: n.Stmt, scope: Scope, returns: t.Type | None) -> None:
         if isinstance(stmt, n.Let):
@@ -467,7 +498,7 @@ class Checker(ExprChecker):
         elif isinstance(stmt, n.If):
             for branch in stmt.branches:
                 self._condition(branch.cond, scope)
-                self._block(branch.body, scope, returns)
+                self._branch(branch.cond, branch.body, scope, returns)
             self._block(stmt.otherwise, scope, returns)
         elif isinstance(stmt, n.While):
             self._condition(stmt.cond, scope)
@@ -489,6 +520,8 @@ class Checker(ExprChecker):
 
     def _assign(self, stmt: n.Assign, scope: Scope) -> None:
         head = stmt.target[0]
+        if len(stmt.target) == 1:
+            scope.narrowed.pop(head, None)  # written again: it may be none now
         target = self._target_type(stmt, scope)
         if target is None:
             return
@@ -593,3 +626,28 @@ __all__ = [
     "load",
     "placeholders",
 ]
+
+
+def _none_test(cond: n.Expr) -> tuple[str, bool] | None:
+    """``x != none`` is (x, True): x is not none where the test holds; ``x = none`` is
+    (x, False)."""
+    if isinstance(cond, n.Compare) and cond.op in ("=", "!="):
+        for a, b in ((cond.left, cond.right), (cond.right, cond.left)):
+            if isinstance(a, n.Name) and isinstance(b, n.NoneLit):
+                return a.id, cond.op == "!="
+    return None
+
+
+def _written(body: tuple[n.Stmt, ...]) -> set[str]:
+    """The names a block assigns (``x = ...``), in it or in the blocks inside it."""
+    out: set[str] = set()
+    for stmt in body:
+        if isinstance(stmt, n.Assign) and len(stmt.target) == 1:
+            out.add(stmt.target[0])
+        elif isinstance(stmt, n.If):
+            for branch in stmt.branches:
+                out |= _written(branch.body)
+            out |= _written(stmt.otherwise)
+        elif isinstance(stmt, n.ForEach | n.While):
+            out |= _written(stmt.body)
+    return out
