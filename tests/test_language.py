@@ -276,3 +276,21 @@ def test_while_loop_and_nesting_limit(make_rulebook: Any) -> None:
     with pytest.raises(StepBudgetExceeded) as caught:
         resolve(checked, "deep", at=["n=0"])
     assert "calls nest deeper than" in caught.value.diagnostics[0].message
+
+
+def test_rerolled_exploding_and_listed_dice(book: Checked, snapshot: Any) -> None:
+    # 1 and 6 thrown; the 1 is thrown again (3); the 6 explodes (6), and again (2): limit 2
+    outcome = resolve(book, "salvo", dice=[1, 6, 3, 6, 2, 0, 0, 1, -1])
+    rolls = [e for e in outcome.trace.events if e.event == "roll"]
+    assert rolls[0].dice == "2d6 reroll 1 explode 2" and rolls[0].faces == [6, 3, 6, 2]
+    assert (rolls[0].natural, rolls[0].total) == (17, 18)
+    assert rolls[1].faces == [0, 0, 1, -1] and rolls[1].total == 0
+    assert outcome.result == 18 + 0 + 2  # [12, 21]: two cells
+    assert trace_text(outcome) == snapshot
+
+
+def test_end_turn_in_a_procedure(book: Checked) -> None:
+    outcome = resolve(book, "salvo", dice=[2, 3, -1, -1, -1, -1])
+    notes = [e.text for e in outcome.trace.events if e.event == "note"]
+    assert notes == ["the turn ends: a disaster"]
+    assert outcome.result is None
