@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from conftest import run_cli
 
 Make = Callable[..., Path]
@@ -209,3 +210,26 @@ def test_a_test_for_none_narrows_the_type(make_rulebook: Make) -> None:
         "6:16: error: comparing int with text is never true",
         "11:12: error: comparing int with text is never true",
     ]
+
+
+def test_every_command_that_runs_procedures_has_the_budget_it_names(
+    make_rulebook: Make, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RULEKIT_PLAY_DIR", str(tmp_path / "play"))
+    book = make_rulebook(
+        'rulebook "L" scenario "s"\ndice d6 = 1..6\nstate k: int = 0\n'
+        "procedure spin [1.0]\n    while true:\n        k += 1\n"
+        "sequence [1.0]\n    phase spin\n",
+        **{"scenarios/s.toml": '[scenario]\ntitle = "s"\n'},
+    )
+    for command in (["resolve", book, "spin"], ["prob", book, "spin"], ["run", book]):
+        shown = run_cli(*command, "--max-steps", "300")
+        assert "stopped after 300 steps" in shown.stderr, command
+        assert "(--max-steps)" in shown.stderr
+    simulated = run_cli("simulate", book, "--games", "1", "--max-steps", "300")
+    assert "stopped after 300 steps" in simulated.stderr
+    assert "step budget (--max-steps)" in simulated.stderr
+    played = run_cli("play", book, "--seed", "1", "--max-steps", "300")
+    assert "stopped after 300 steps" in played.stderr + played.stdout
+    for command in ("resolve", "prob", "run", "simulate", "play"):
+        assert "--max-steps" in run_cli(command, "--help").stdout, command

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from rulekit.limits import DEFAULT_STEP_BUDGET
+
 
 def _absolute(rulebook: str) -> str:
     """The rulebook argument made independent of the directory a game is resumed from."""
@@ -22,6 +24,14 @@ def _absolute(rulebook: str) -> str:
 @click.option("--scenario", help="Scenario name or TOML file (default: the rulebook's).")
 @click.option("--seed", type=int, help="Seed of the dice (default: a random one).")
 @click.option(
+    "--max-steps",
+    "max_steps",
+    type=click.IntRange(min=1),
+    default=DEFAULT_STEP_BUDGET,
+    show_default=True,
+    help="The step budget of a turn (time and memory; see README).",
+)
+@click.option(
     "--resume",
     "resume",
     is_flag=False,
@@ -35,6 +45,7 @@ def play_cmd(
     options: tuple[str, ...],
     scenario: str | None,
     seed: int | None,
+    max_steps: int,
     resume: str | None,
 ) -> None:
     """Play a scenario yourself: the situation, the story between your decisions, help,
@@ -72,7 +83,7 @@ def play_cmd(
                 raise click.UsageError("give a RULEBOOK, or --resume to continue a game")
             checked = load(rulebook, options)
             save = start_save(checked, _absolute(rulebook), scenario, seed)
-        code = PlaySession(checked, save).run()
+        code = PlaySession(checked, save, max_steps=max_steps).run()
     except RulekitError as exc:
         click.echo(exc.render(exc.sources), err=True)
         sys.exit(1)

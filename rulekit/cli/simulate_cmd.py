@@ -208,6 +208,13 @@ def print_simulation(result: Any) -> None:
             err.print(Text(f"  {failure.line()}"))
         if len(result.failed) > 20:
             err.print(Text(f"  ... and {len(result.failed) - 20} more (see --json)"))
+        if any("steps: the procedure does not finish" in f.line() for f in result.failed):
+            err.print(
+                Text(
+                    "  hint: look for a loop that never ends, or raise each game's step "
+                    "budget (--max-steps)"
+                )
+            )
 
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]

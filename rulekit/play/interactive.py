@@ -201,8 +201,10 @@ class PlaySession:
         save: PlaySave,
         read: Callable[[str], str] = input,
         write: Callable[[str], None] = print,
+        max_steps: int | None = None,
     ) -> None:
         self.checked = checked
+        self.max_steps = max_steps
         self.save = save
         self.read = read
         self.write = write
@@ -253,6 +255,8 @@ class PlaySession:
             interp = Interpreter(self.checked, SeededDice(save.seed), PlayPolicy(self))
             game = Game(self.checked, scenario, interp, save.seed, "play")
             self.game, self.viewer = game, Viewer(self.checked, interp)
+        if self.max_steps is not None:
+            interp.max_steps = self.max_steps
         # the story, like the prompts, shows a face-down piece where it is, not what it is
         with showing_pieces(self.viewer.face):
             if not save.base:
