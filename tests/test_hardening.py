@@ -461,3 +461,17 @@ def test_diff_takes_a_step_budget_and_says_when_it_stopped() -> None:
     assert "not compared: " in result.output and "stopped after 3 steps" in result.output
     assert "not compared" not in run_cli(*args).output
     assert run_cli(*args, "--max-steps", "-1").exit_code == 2
+
+
+def test_diff_probe_whose_of_does_not_parse_or_names_nothing() -> None:
+    # before: the probe was silently dropped and the diff exited 3 as if compared
+    book = RULEBOOKS / "silent_war"
+    given = str(RULEBOOKS.parent / "examples" / "silent_war" / "spearfish_14_15.toml")
+    base = ("diff", f"{book}@1.1", book, "--probe", "counterattack", "--given", given)
+    broken = run_cli(*base, "--of", "result +")
+    assert broken.exit_code == 1
+    assert "--of:1:8: error: the expression ends too early" in broken.stderr
+    assert "    result +\n           ^" in broken.stderr
+    unknown = run_cli(*base, "--of", "nosuch.x")
+    assert unknown.exit_code == 1
+    assert "--of:1:1: error: unknown name 'nosuch'" in unknown.stderr

@@ -106,20 +106,43 @@ def compare_behaviour(
 ) -> Behaviour:
     """Compare the probes, or else what changed, with ``state`` (NAME=VALUE) set first."""
     out = Behaviour()
-    for probe in probes:  # a probe in neither rulebook is a mistyped name, not a difference
-        try:
-            find_target(new, probe.name, ("procedure", "table", "modifiers"))
-        except InputError:
-            find_target(old, probe.name, ("procedure", "table", "modifiers"))
+    for probe in probes:
+        _askable(old, new, probe)
     wanted = list(probes) or [
         attrs.evolve(p, at=[*(state or []), *p.at])
         for p in _automatic(old, new, changes, out.skipped)
     ]
     for probe in wanted:
-        comparison = _compare(old, new, probe, seed, max_steps)
+        comparison = _compare(old, new, probe, seed, max_steps, asked=bool(probes))
         if comparison is not None and (comparison.differs or probes):
             out.comparisons.append(comparison)
     return out
+
+
+def _askable(old: Checked, new: Checked, probe: Probe) -> None:
+    """A probe that neither rulebook can ask (a mistyped name, an --of that does not parse
+    or names nothing, a --given that does not fit) is the user's mistake: its error is
+    raised, not dropped. Asked in one rulebook only, it is a difference, compared later."""
+    try:
+        find_target(new, probe.name, ("procedure", "table", "modifiers"))
+    except InputError:
+        find_target(old, probe.name, ("procedure", "table", "modifiers"))
+    first: RulekitError | None = None
+    for checked in (new, old):
+        try:
+            ask(
+                checked,
+                probe.name,
+                given=probe.given,
+                at=probe.at,
+                decide=probe.decide,
+                of=probe.of,
+            )
+            return
+        except RulekitError as exc:
+            first = first or exc
+    assert first is not None
+    raise first
 
 
 # ---- what to compare ------------------------------------------------------------------------
@@ -224,12 +247,12 @@ def _variance(d: Distribution) -> float:
 
 
 def _compare(
-    old: Checked, new: Checked, probe: Probe, seed: int, max_steps: int
+    old: Checked, new: Checked, probe: Probe, seed: int, max_steps: int, asked: bool = False
 ) -> Comparison | None:
     a = _distribution(old, probe, seed, max_steps)
     b = _distribution(new, probe, seed, max_steps)
     if isinstance(a, str) and isinstance(b, str):
-        if "stopped after" in a or "stopped after" in b:  # the step budget: say so
+        if asked or "stopped after" in a or "stopped after" in b:  # the user asked: say why
             return Comparison(probe, False, [], note=f"not compared: {b}")
         return None  # not a question either rulebook can answer: nothing to compare
     if isinstance(a, str) or isinstance(b, str):
