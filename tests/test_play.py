@@ -72,9 +72,15 @@ def test_silent_war_session(tmp_path: Path) -> None:
     child.expect(PROMPT)
     child.sendline("Marsh")
     child.expect(r"set Tautog\.destination \[15\.1\]: none -> Marshalls")
+    child.expect(r"\? Cautious Transit for Tautog \(move a single OpArea\)\? \[15\.25\]")
+    child.expect(PROMPT)
+    child.sendline("")  # the default: no
     child.expect(r"\? Deploy Thresher from the Ready for Sea Box\?")
     child.expect(PROMPT)
-    # undo: back to the previous decision, the same question again
+    # undo: back to the previous decision, the same question again; and again
+    child.sendline("undo")
+    child.expect(r"\? Cautious Transit for Tautog")
+    child.expect(PROMPT)
     child.sendline("undo")
     child.expect(r"\? Patrol area for Tautog to head for \[15\.1\]")
     child.expect(PROMPT)

@@ -399,3 +399,54 @@ def test_storm_damage_counts_the_storm_transited_from_7_21(silent_war: Checked) 
     assert str(sub.attrs["area"]) == "Empire Pacific"
     assert [r.natural for r in rolls_of(game, "7.21")] == [0]
     assert sub.attrs["damage"] == 1
+
+
+def test_a_submarine_out_of_range_when_a_base_falls_is_damaged_and_rtbs_15_26(
+    silent_war: Checked,
+) -> None:
+    # [15.26] "some events may precipitate a submarine being out of range of a base (such as
+    # fall of a base). A submarine that is discovered to be out of range of a base is damaged
+    # and must RTB to the nearest base at a speed one less than its printed speed"
+    game = Game(silent_war, [])
+    game.set(active_bases=(game.v("base", "Pearl Harbor"), game.v("base", "Manila")))
+    far = game.sub_at_sea("Sargo", "S. China Sea 1", range=3)
+    near = game.sub_at_sea("Tautog", "Hawaiian Islands", range=3)
+    scs = game.v("area", "S. China Sea 1")
+    assert game.call("in_range", sub=far, a=scs)  # Manila is near
+    game.call("base_falls", at=game.v("base", "Manila"))
+    assert not game.call("in_range", sub=far, a=scs)  # only Pearl Harbor is left
+    assert far.attrs["damage"] == 1 and far.attrs["beyond_range"] is True
+    assert str(far.attrs["rtb"]) == "involuntary"
+    assert near.attrs["damage"] == 0 and near.attrs["rtb"] is None
+
+
+def test_cautious_transit_when_deploying_15_25(silent_war: Checked) -> None:
+    # [15.25] "A submarine performing Transit movement may choose to move a single OpArea
+    # instead of at a higher speed ... If a submarine chooses to move one OpArea, subtract
+    # one from the Transit Event check [19.1]": deployment [15.1] is Transit movement too.
+    game = Game(silent_war, [5], go=True, target="Empire Pacific", cautious=True)
+    pearl = game.v("base", "Pearl Harbor")
+    sub = game.call("start_at_base", name="Tautog", at=pearl, box="Ready for Sea")
+    assert game.call("base_distance", **{"from": pearl, "to": game.v("area", "Empire Pacific")}) > 1
+    game.call("deploy", sub=sub)
+    assert str(sub.attrs["area"]) == "Hawaiian Islands"  # one OpArea, toward Empire Pacific
+    (check,) = game.events("roll", rule="19.1")
+    assert [t.label for t in check.modifiers if t.rule == "15.25"] == ["Cautious Transit"]
+    assert check.total == 5 - 1 - 1  # Transit side up -1 [19.1], Cautious -1
+
+
+def test_cautious_transit_when_returning_to_base_15_25(silent_war: Checked) -> None:
+    # Empire Pacific is 3 OpAreas from Pearl Harbor (North Pacific, Hawaiian Islands, the
+    # Base): at speed 3 the boat would be home; moving cautiously it goes one OpArea, and the
+    # move is made as a cautious one (-1 on the check where one is made)
+    for cautious, home in ((False, True), (True, False)):
+        game = Game(silent_war, [], cautious=cautious)
+        game.set(active_bases=(game.v("base", "Pearl Harbor"),))
+        sub = game.sub_at_sea("Tautog", "Empire Pacific", speed=3)
+        game.call("involuntary_rtb", sub=sub)
+        game.call("return_to_base", sub=sub)
+        assert (sub.attrs["base"] is not None) is home
+        if cautious:
+            assert str(sub.attrs["area"]) == "North Pacific"
+            (move,) = [e for e in game.events("call") if e.procedure == "arrive"]
+            assert move.args["cautious"] is True

@@ -461,9 +461,13 @@ def test_wolfpacks_are_formed_in_the_sequence_of_play_24_1(silent_war: Checked) 
     assert boats[3].attrs["wolfpack"] == 0  # "only deploy one wolfpack at a time"
 
 
-def test_a_pack_leaves_its_base_and_arrives_together_24_2(silent_war: Checked) -> None:
-    # "all members of a Wolfpack move together as if they were a single unit"
-    game = Game(silent_war)
+@pytest.mark.parametrize("cautious", [False, True])
+def test_a_pack_leaves_its_base_and_arrives_together_24_2(
+    silent_war: Checked, cautious: bool
+) -> None:
+    # "all members of a Wolfpack move together as if they were a single unit", a Cautious
+    # Transit [15.25] of its leader too (before, the mates went at full speed without it)
+    game = Game(silent_war, cautious=[cautious] * 3)
     game.set(year=1943, month="Oct")
     pearl = game.v("base", "Pearl Harbor")
     boats = [
@@ -474,6 +478,8 @@ def test_a_pack_leaves_its_base_and_arrives_together_24_2(silent_war: Checked) -
         game.call("unit_transit_movement", sub=b)
     assert len({str(b.attrs["area"]) for b in boats}) == 1 and boats[0].attrs["area"] is not None
     assert len({str(b.attrs["destination"]) for b in boats}) == 1
+    if cautious:  # one OpArea out: the one next to Pearl Harbor
+        assert str(boats[0].attrs["area"]) == "Hawaiian Islands"
 
 
 def test_wolfpack_limits_improve_the_turn_after_the_marker_reaches_nine_24_12(
@@ -608,3 +614,70 @@ def test_a_new_pack_can_gain_experience_on_its_patrol_24_7(silent_war: Checked) 
         b.attrs["sank"] = 1
     game.call("wolfpack_experience_check", pack=1)
     assert game.state["wolfpack_experience"] == 1
+
+
+# ---- [14.15]/[14.8] a TDC marker taken off goes back into the draw pool ---------------------
+
+
+def test_a_tdc_marker_taken_off_a_revealed_aircraft_goes_back_to_the_pool_14_15(
+    silent_war: Checked,
+) -> None:
+    # "If a Japanese aircraft or Combat Event marker is revealed, remove the TDC marker from
+    # it" [14.15]; TDC markers are returned "to the draw pool" [14.8]. Both markers (0, 0)
+    # were drawn; the one on the aircraft is back in the pool, the Maru keeps its own.
+    # dice: the first TDC draw (the second takes the last marker), the attack on the Maru
+    # (2, then 2 on the Attack Results Table), the counterattack (0)
+    game = targeting_game(silent_war, [1, 2, 2, 0], {"aircraft": True, "tonnage": 0, "asw": 1})
+    chit = next(u for u in game.state["display"] if u.attrs["name"] == "Chit")
+    assert chit.attrs["tdc"] is None and chit.attrs["points"] == 0
+    assert list(game.state["tdc_pool"]) == [0]
+    assert game.dice_left() == 0
+
+
+def test_a_piece_returned_to_its_cup_gives_back_its_tdc_marker_14_8(silent_war: Checked) -> None:
+    game = Game(silent_war, [])
+    plane = unit(game, name="Air", aircraft=True, tdc=2)
+    game.set(display=(plane,), tdc_pool=(1,))
+    game.call("return_to_cup", u=plane)
+    assert plane.attrs["tdc"] is None
+    assert sorted(game.state["tdc_pool"]) == [1, 2]
+
+
+def test_sinking_a_hospital_ship_is_an_involuntary_rtb_28_3(silent_war: Checked) -> None:
+    # [28.3] "the ship is counted towards ships sunk but no tonnage is scored. The submarine
+    # is marked as an involuntary RTB [15.22]", which [15.22] says flips it to its Transit
+    # side and puts it in the "Done" section; "if the submarine has a Super Skipper, that
+    # skipper is immediately relieved of command".
+    game = Game(silent_war, [])
+    sub = game.sub_at_sea("Spearfish", "East China Sea", skipper=1)
+    sub.attrs["side"] = game.v("side", "patrol")
+    sub.attrs["section"] = game.v("section", "operating")
+    ship = unit(game, name="Asahi Maru", hospital=True, tonnage=9)
+    game.set(display=(ship,), ships_sunk=0, tonnage_sunk=0)
+    game.call("sink_unit", sub=sub, target=ship)
+    assert game.state["ships_sunk"] == 1 and game.state["tonnage_sunk"] == 0
+    assert str(sub.attrs["rtb"]) == "involuntary"
+    assert str(sub.attrs["side"]) == "transit" and str(sub.attrs["section"]) == "done"
+    assert sub.attrs["skipper"] == 0
+
+
+def test_a_diligent_escort_weakened_by_a_cautious_sub_is_one_again_in_its_cup_14_12(
+    silent_war: Checked,
+) -> None:
+    # [14.12] Cautious: "the Diligent Escort is treated as a normal DD with one (1) subtracted
+    # from its ASW value" -- in that combat; the piece goes back to its cup as printed [14.8].
+    game = Game(silent_war, [])
+    printed = game.call("counter_types", category=game.v("category", "Diligent Escort"))
+    escort = unit(
+        game,
+        name="Diligent Escort",
+        category=game.v("category", "Diligent Escort"),
+        diligent=False,
+        asw=max(dict(printed.fields)["asw"] - 1, 0),
+        cup=col(game, "C"),
+    )
+    game.set(display=(escort,), combatants=(), cup_c=())
+    game.call("clean_up")
+    assert list(game.state["cup_c"]) == [escort]
+    assert escort.attrs["diligent"] is True
+    assert escort.attrs["asw"] == dict(printed.fields)["asw"]
