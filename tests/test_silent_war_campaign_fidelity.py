@@ -450,3 +450,48 @@ def test_cautious_transit_when_returning_to_base_15_25(silent_war: Checked) -> N
             assert str(sub.attrs["area"]) == "North Pacific"
             (move,) = [e for e in game.events("call") if e.procedure == "arrive"]
             assert move.args["cautious"] is True
+
+
+def _mission_game(silent_war: Checked, dice: list[int], **answers: Any) -> Game:
+    game = Game(silent_war, dice, **answers)
+    guadalcanal = game.v("smz", "Guadalcanal")
+    game.set(active_smzs=(guadalcanal,))
+    game.state["missions"] = (game.call("mission", zone=guadalcanal, count=1),)
+    return game
+
+
+def test_a_special_mission_takes_a_patrol_side_boat_that_can_enter_5_2(
+    silent_war: Checked,
+) -> None:
+    # [5.2] "Some War Events direct the player to deploy a certain number of submarines to a
+    # Special Mission Zone ... the player must move as many submarines as possible up to the
+    # number indicated": a boat that can enter while the zone still needs one has no "no".
+    game = _mission_game(silent_war, [0, 0], move_to="Solomons")
+    operating = game.v("section", "operating")
+    sub = game.sub_at_sea("Tautog", "Solomons", section=operating)
+    game.call("patrol_movement", sub=sub)
+    (asked,) = game.events("decision", name="zone")
+    assert asked.options == ["Guadalcanal"]
+    assert str(sub.attrs["smz"]) == "Guadalcanal"
+    # the mission filled, the next boat may stay out
+    other = game.sub_at_sea("Thresher", "Solomons", section=operating)
+    game.call("patrol_movement", sub=other)
+    assert game.events("decision", name="zone")[-1].options == [None, "Guadalcanal"]
+
+
+def test_a_special_mission_calls_a_transit_side_boat_next_to_the_zone_5_2(
+    silent_war: Checked,
+) -> None:
+    # "non-RTB submarines that are Transit side up in or adjacent to an OpArea with the SMZ
+    # must be moved into the SMZ ... The subs first move into the OpArea using Transit
+    # Movement (if necessary), then flip to Patrol side before moving into the SMZ."
+    game = _mission_game(silent_war, [0, 0, 0])
+    sub = game.sub_at_sea("Tautog", "Coral Sea")  # Coral Sea - Solomons ([12.1] example)
+    sub.attrs["side"] = game.v("side", "transit")
+    sub.attrs["destination"] = game.v("area", "Banda Sea")
+    game.call("transit_movement", sub=sub)
+    assert str(sub.attrs["area"]) == "Solomons" and str(sub.attrs["smz"]) == "Guadalcanal"
+    assert str(sub.attrs["side"]) == "patrol"
+    # the entry into the zone is a Transit Event check with +2 [20.3]
+    entry = game.events("roll", rule="19.1")[-1]
+    assert [t.value for t in entry.modifiers if t.rule == "20.3"] == [2]
