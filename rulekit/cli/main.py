@@ -722,5 +722,9 @@ from rulekit.cli.compile_cmd import compile_cmd  # noqa: E402
 
 main.add_command(compile_cmd)
 
+from rulekit.cli.advise_cmd import advise_cmd  # noqa: E402
+
+main.add_command(advise_cmd)
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,269 @@
+"""The best decisions, exactly: expectimax over a procedure's dice and decisions.
+
+``rulekit advise`` runs a procedure again and again, as :mod:`rulekit.analysis.prob` does,
+but here every ``choose`` is a branch point too: one tape of choices feeds both the dice
+(chance points, each outcome with its exact weight) and the decisions (every legal option).
+The runs are the leaves of a game tree; each leaf is worth the ``--maximize`` (or
+``--minimize``) expression of its result. Going back up, a chance point is worth the
+weighted mean of its outcomes and a decision the best of its options, so each decision
+reached gets the expected value of every option, given what happened before it.
+
+Decisions answered with ``--decide`` are not branch points: they take the answer given.
+The number of runs is capped (``--max-paths``) before any is made beyond it.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations_with_replacement
+from math import factorial, prod
+from typing import Any
+
+from attrs import define, field
+
+from rulekit.analysis.prob import Defaults, Question, TooManyPaths
+from rulekit.book.checker import Checked
+from rulekit.engine.dice import Die
+from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
+from rulekit.engine.policy import DecisionRequest, DefaultPolicy, Policy
+from rulekit.engine.values import show, unwrap
+from rulekit.errors import InputError, error
+from rulekit.limits import DEFAULT_MAX_PATHS
+
+
+@define
+class Point:
+    """A branch point met on a run: a throw of dice or a decision."""
+
+    kind: str  # "dice" or "decide"
+    size: int  # how many outcomes or options
+    labels: list[str]  # what each outcome shows, or each option
+    weights: list[Fraction] = field(factory=list)  # for dice: each outcome's probability
+    name: str = ""  # a decision's name
+    rule: str | None = None
+    default: int | None = None  # the option the rulebook advises
+
+
+@define
+class Tape:
+    """Both the dice source and the policy of one run: replays ``prefix``, then takes the
+    first outcome or option at each new branch point."""
+
+    prefix: list[int]
+    fixed: Policy  # answers given with --decide (and the rulebook's defaults otherwise)
+    answered: set[str]
+    choices: list[int] = field(factory=list)
+    points: list[Point] = field(factory=list)
+
+    def _next(self, point: Point) -> int:
+        position = len(self.choices)
+        choice = self.prefix[position] if position < len(self.prefix) else 0
+        self.choices.append(choice)
+        self.points.append(point)
+        return choice
+
+    def throw(self, die: Die, where: str) -> int:
+        n = len(die.faces)
+        labels = [str(f) for f in die.faces]
+        return die.faces[self._next(Point("dice", n, labels, [Fraction(1, n)] * n))]
+
+    def throw_group(self, die: Die, count: int, where: str) -> tuple[int, ...]:
+        alike = {f: die.faces.count(f) for f in die.faces}
+        combos = list(combinations_with_replacement(sorted(alike), count))
+        weights = []
+        for combo in combos:
+            kinds = set(combo)
+            orders = factorial(count) // prod(factorial(combo.count(f)) for f in kinds)
+            ways = orders * prod(alike[f] ** combo.count(f) for f in kinds)
+            weights.append(Fraction(ways, len(die.faces) ** count))
+        labels = [", ".join(str(f) for f in combo) for combo in combos]
+        return combos[self._next(Point("dice", len(combos), labels, weights))]
+
+    def decide(self, request: DecisionRequest) -> tuple[Any, str]:
+        if request.name in self.answered or len(request.options) < 2:
+            return self.fixed.decide(request)
+        default = next(
+            (
+                k
+                for k, o in enumerate(request.options)
+                if request.defaulted and o == request.default
+            ),
+            None,
+        )
+        labels = [show(o) for o in request.options]
+        point = Point("decide", len(labels), labels, [], request.name, request.rule, default)
+        return request.options[self._next(point)], "advise"
+
+    def next_prefix(self) -> list[int] | None:
+        for i in range(len(self.choices) - 1, -1, -1):
+            if self.choices[i] + 1 < self.points[i].size:
+                return [*self.choices[:i], self.choices[i] + 1]
+        return None
+
+
+@define
+class Option:
+    label: str
+    value: Fraction
+
+
+@define
+class Decision:
+    """A decision reached: what came before it, and each option's expected value."""
+
+    name: str
+    rule: str | None
+    before: list[str]  # the dice and decisions on the way, as shown
+    reach: Fraction  # the probability of getting here with the best play
+    options: list[Option]
+    best: int
+    default: int | None
+
+    @property
+    def gain(self) -> Fraction | None:
+        """How much better the best option is than the rulebook's default."""
+        if self.default is None:
+            return None
+        return self.options[self.best].value - self.options[self.default].value
+
+
+@define
+class Advice:
+    what: str
+    goal: str  # "maximize EXPR" or "minimize EXPR"
+    best: Fraction  # the expected value with the best decision at every point
+    by_default: Fraction  # ... with the rulebook's defaults
+    decisions: list[Decision]
+    paths: int
+
+
+@define
+class _Node:
+    point: Point | None = None
+    children: dict[int, _Node] = field(factory=dict)
+    value: Fraction | None = None  # a leaf's worth
+
+
+def advise(
+    checked: Checked,
+    question: Question,
+    goal: str,
+    minimize: bool = False,
+    answered: set[str] | None = None,
+    max_paths: int = DEFAULT_MAX_PATHS,
+    max_steps: int = DEFAULT_STEP_BUDGET,
+) -> Advice:
+    """Expectimax over ``question`` (a procedure with ``--of`` the expression to optimise)."""
+    root = _Node()
+    prefix: list[int] | None = []
+    paths = 0
+    defaults = Defaults()
+    while prefix is not None:
+        paths += 1
+        if paths > max_paths:
+            raise TooManyPaths(
+                [
+                    error(
+                        f"{question.describe} has more than {max_paths} paths of dice and "
+                        "decisions",
+                        where="--max-paths",
+                        hint="raise --max-paths, or fix some decisions with --decide NAME=VALUE",
+                    )
+                ]
+            )
+        tape = Tape(prefix, DefaultPolicy(), answered or set())
+        interp = Interpreter(checked, tape, tape, max_steps=max_steps)
+        interp.muted = True
+        defaults.dice = tape  # type: ignore[assignment]  # the memo reads .choices
+        interp.defaults = defaults
+        args = question.setup(interp)
+        tape.fixed = interp.policy  # the --decide answers the set-up installs
+        interp.policy = tape
+        result = _run(interp, question, args)
+        node = root
+        for choice, point in zip(tape.choices, tape.points, strict=True):
+            node.point = point
+            node = node.children.setdefault(choice, _Node())
+        node.value = _number(result, goal)
+        prefix = tape.next_prefix()
+    sign = -1 if minimize else 1
+    decisions: list[Decision] = []
+    best = _solve(root, sign, [], Fraction(1), decisions)
+    by_default = _default_value(root)
+    return Advice(question.describe, goal, best, by_default, decisions, paths)
+
+
+def _run(interp: Interpreter, question: Question, args: dict[str, Any]) -> Any:
+    target = question.target
+    if target.kind == "table":
+        result = interp.lookup(target.name, args)
+    else:
+        result = interp.call(target.name, args)
+    if question.of is None:
+        return result
+    return interp.evaluate(question.of, {**args, "result": result})
+
+
+def _number(value: Any, goal: str) -> Fraction:
+    v = unwrap(value)
+    if isinstance(v, bool):
+        return Fraction(int(v))
+    if isinstance(v, int | Fraction):
+        return Fraction(v)
+    raise InputError(
+        [
+            error(
+                f"{goal} gives {show(v)}, not a number",
+                where="--maximize",
+                hint="give an expression of the result that is a number, e.g. "
+                "'result.tonnage' or 'if result = sunk then 1 else 0'",
+            )
+        ]
+    )
+
+
+def _solve(
+    node: _Node, sign: int, before: list[str], reach: Fraction, out: list[Decision]
+) -> Fraction:
+    """The node's worth with the best play below it; the decisions met on the way."""
+    point = node.point
+    if point is None:
+        assert node.value is not None
+        return node.value
+    if point.kind == "dice":
+        total = Fraction(0)
+        for choice, child in sorted(node.children.items()):
+            weight = point.weights[choice]
+            step = [*before, f"{point.labels[choice]}"]
+            total += weight * _solve(child, sign, step, reach * weight, out)
+        return total
+    mine = len(out)
+    out.append(Decision(point.name, point.rule, list(before), reach, [], 0, point.default))
+    values: list[Fraction] = []
+    nested: list[list[Decision]] = []
+    for choice in range(point.size):
+        below: list[Decision] = []
+        step = [*before, f"{point.name}={point.labels[choice]}"]
+        values.append(_solve(node.children[choice], sign, step, reach, below))
+        nested.append(below)
+    best = max(range(point.size), key=lambda k: (sign * values[k], -k))
+    decision = out[mine]
+    decision.options = [Option(label, v) for label, v in zip(point.labels, values, strict=True)]
+    decision.best = best
+    out.extend(nested[best])  # the decisions reached afterwards, on the best option only
+    return values[best]
+
+
+def _default_value(node: _Node) -> Fraction:
+    """The worth with the rulebook's defaults (the first option where it gives none)."""
+    point = node.point
+    if point is None:
+        assert node.value is not None
+        return node.value
+    if point.kind == "dice":
+        return sum(
+            (point.weights[c] * _default_value(child) for c, child in node.children.items()),
+            Fraction(0),
+        )
+    choice = point.default if point.default is not None else 0
+    return _default_value(node.children[choice])

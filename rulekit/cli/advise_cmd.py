@@ -1,0 +1,152 @@
+"""``rulekit advise``: the best decision at every point of a procedure (rulekit.analysis.advice)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from fractions import Fraction
+from typing import Any
+
+import click
+
+from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_STEP_BUDGET
+
+SHOWN = 12  # decisions printed; --json has them all
+
+
+@click.command("advise")
+@click.argument("rulebook")
+@click.argument("procedure")
+@click.option("--option", "options", multiple=True, metavar="NAME", help="An optional rule.")
+@click.option("--maximize", metavar="EXPR", help="What to make as large as possible ('result').")
+@click.option("--minimize", metavar="EXPR", help="What to make as small as possible.")
+@click.option("--given", type=click.Path(dir_okay=False), help="Inputs and state (TOML).")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE", help="An input or state value.")
+@click.option(
+    "--decide", "decide", multiple=True, metavar="NAME=VALUE", help="Fix a decision: not advised."
+)
+@click.option(
+    "--max-paths",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_PATHS,
+    show_default=True,
+    help="The most runs (paths of dice and decisions) to try.",
+)
+@click.option(
+    "--max-steps",
+    type=click.IntRange(min=1),
+    default=DEFAULT_STEP_BUDGET,
+    show_default=True,
+    help="The step budget of each run.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+def advise_cmd(
+    rulebook: str,
+    procedure: str,
+    options: tuple[str, ...],
+    maximize: str | None,
+    minimize: str | None,
+    given: str | None,
+    at: tuple[str, ...],
+    decide: tuple[str, ...],
+    max_paths: int,
+    max_steps: int,
+    as_json: bool,
+) -> None:
+    """The best decisions of a procedure, exactly: each decision reached, every option's
+    expected value, the best, and how much better it is than the rulebook's default.
+
+    \b
+    Examples:
+      rulekit advise examples/tutorial fire_phase --at weather=Haze \\
+          --maximize "if result = sunk then 1 else 0"
+      rulekit advise RULEBOOK PROCEDURE --minimize "sub.damage" --decide posture=standard
+
+    Dice and decisions are enumerated path by path (exact, within --max-paths): a whole
+    combat with many rolls and choices can exceed it; fix some decisions with --decide.
+    """
+    from rich.text import Text
+
+    from rulekit.analysis.advice import advise
+    from rulekit.analysis.prob import ask
+    from rulekit.book.checker import load
+    from rulekit.book.inputs import assignments
+    from rulekit.cli.show import err, out
+    from rulekit.errors import RulekitError, located_in
+
+    if (maximize is None) == (minimize is None):
+        raise click.UsageError("give one of --maximize EXPR or --minimize EXPR")
+    goal = maximize if maximize is not None else minimize
+    assert goal is not None
+    try:
+        checked = load(rulebook, list(options))
+        with located_in(checked.book.sources):
+            question = ask(checked, procedure, given=given, at=at, decide=decide, of=goal)
+            answered = {name for name, _ in assignments(decide, "--decide")}
+            advice = advise(
+                checked,
+                question,
+                f"{'maximize' if maximize else 'minimize'} {goal}",
+                minimize is not None,
+                answered,
+                max_paths,
+                max_steps,
+            )
+    except RulekitError as exc:
+        err.print(Text(exc.render(exc.sources)))
+        sys.exit(1)
+    if as_json:
+        click.echo(json.dumps(_json(advice), indent=2, ensure_ascii=False))
+        return
+    what = advice.what.split(", of: ")[0]
+    out.print(Text(f"{what}: {advice.goal} ({advice.paths} path(s))"))
+    out.print(Text(f"  with the best decisions: {_num(advice.best)}"))
+    out.print(Text(f"  with the rulebook's defaults: {_num(advice.by_default)}"))
+    if not advice.decisions:
+        out.print(Text("no decision to advise"))
+    for d in advice.decisions[:SHOWN]:
+        rule = f" [{d.rule}]" if d.rule else ""
+        before = ", ".join(d.before) if d.before else "first"
+        out.print(Text(f"decision {d.name}{rule} after: {before} (reached {_pct(d.reach)})"))
+        for k, option in enumerate(d.options):
+            marks = [m for m, on in (("best", k == d.best), ("default", k == d.default)) if on]
+            tag = f"  <- {', '.join(marks)}" if marks else ""
+            out.print(Text(f"    {option.label:<20} {_num(option.value)}{tag}"))
+        if d.gain:
+            out.print(Text(f"    the best is {_num(d.gain)} better than the default"))
+    if len(advice.decisions) > SHOWN:
+        out.print(Text(f"... and {len(advice.decisions) - SHOWN} more decision(s) (see --json)"))
+
+
+def _num(x: Fraction) -> str:
+    return f"{float(x):.4f}" + (f" ({x})" if x.denominator != 1 else "")
+
+
+def _pct(p: Fraction) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+def _json(advice: Any) -> dict[str, Any]:
+    def frac(x: Fraction | None) -> Any:
+        return None if x is None else {"exact": str(x), "float": float(x)}
+
+    return {
+        "what": advice.what,
+        "goal": advice.goal,
+        "paths": advice.paths,
+        "best": frac(advice.best),
+        "by_default": frac(advice.by_default),
+        "decisions": [
+            {
+                "name": d.name,
+                "rule": d.rule,
+                "after": d.before,
+                "reach": frac(d.reach),
+                "options": [{"option": o.label, "value": frac(o.value)} for o in d.options],
+                "best": d.options[d.best].label,
+                "default": None if d.default is None else d.options[d.default].label,
+                "gain": frac(d.gain),
+            }
+            for d in advice.decisions
+        ],
+    }
