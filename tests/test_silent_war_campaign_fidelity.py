@@ -495,3 +495,22 @@ def test_a_special_mission_calls_a_transit_side_boat_next_to_the_zone_5_2(
     # the entry into the zone is a Transit Event check with +2 [20.3]
     entry = game.events("roll", rule="19.1")[-1]
     assert [t.value for t in entry.modifiers if t.rule == "20.3"] == [2]
+
+
+def test_an_rtb_result_on_the_last_leg_stops_the_boat_short_of_its_base_19_11(
+    silent_war: Checked,
+) -> None:
+    # [19.11] "If a submarine receives an involuntary RTB result (regardless of whether it is
+    # already in RTB), the submarine is placed in the Done section (as per [15.22]) of the
+    # OpArea used to determine the Transit Event check." From the Marshalls the boat passes
+    # the Hawaiian Islands (red from box 9 in War Period 1) into Pearl Harbor: a check of
+    # 9 (Transit side -1, Spotted +1 [19.1]) reaches red; row 5, column 7: RTB (provisional).
+    game = Game(silent_war, [9, 5, 7])
+    game.set(active_bases=(game.v("base", "Pearl Harbor"),))
+    sub = game.sub_at_sea("Tautog", "Marshalls", spotted=True)
+    game.call("involuntary_rtb", sub=sub)
+    game.call("return_to_base", sub=sub)
+    assert [e.result for e in game.events("lookup") if e.table == "transit_event_table"] == ["RTB"]
+    assert sub.attrs["base"] is None
+    assert str(sub.attrs["area"]) == "Hawaiian Islands" and str(sub.attrs["section"]) == "done"
+    assert game.dice_left() == 0
