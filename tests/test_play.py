@@ -35,6 +35,14 @@ def enter_until(child: pexpect.spawn, pattern: str, limit: int = 400) -> re.Matc
     raise AssertionError(f"{pattern!r} did not show in {limit} prompts")
 
 
+def stop_at_next_prompt(child: pexpect.spawn) -> None:
+    """Ctrl-C at the next prompt (not while the game computes): it saves and exits."""
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect("interrupted: the game is saved in")
+    child.expect(pexpect.EOF)
+
+
 def interrupt_and_resume(child: pexpect.spawn, tmp_path: Path, question: str) -> pexpect.spawn:
     """Ctrl-C at a prompt saves and exits 130; --resume shows the same question again."""
     child.sendintr()
@@ -130,8 +138,7 @@ def test_value_not_position(tmp_path: Path) -> None:
     child.expect(PROMPT)
     child.sendline("#3")
     child.expect(rf"set {re.escape(target)}\.points \[14\.15\]: 0 -> 2")
-    child.sendintr()
-    child.expect(pexpect.EOF)
+    stop_at_next_prompt(child)
 
 
 @pytest.mark.parametrize(
@@ -205,8 +212,7 @@ def test_the_story_never_names_a_face_down_unit(tmp_path: Path) -> None:
     child.sendline("")
     # once revealed, the unit is told by name
     child.expect(r"revealed ([^\r\n]+) in column [A-D] \[14\.13\]")
-    child.sendintr()
-    child.expect(pexpect.EOF)
+    stop_at_next_prompt(child)
 
 
 def test_patrol_areas_show_distance_and_activity(tmp_path: Path) -> None:
@@ -224,8 +230,7 @@ def test_patrol_areas_show_distance_and_activity(tmp_path: Path) -> None:
     assert "Solomons (3 away, 1 red, Narrow)" in child.before
     child.sendline("Gilberts")  # the value as written picks it, the label says more
     child.expect(r"set Tautog\.destination \[15\.1\]: none -> Gilberts")
-    child.sendintr()
-    child.expect(pexpect.EOF)
+    stop_at_next_prompt(child)
 
 
 def test_a_game_saved_by_run_goes_on_in_play(tmp_path: Path) -> None:
