@@ -681,3 +681,22 @@ def test_a_diligent_escort_weakened_by_a_cautious_sub_is_one_again_in_its_cup_14
     assert list(game.state["cup_c"]) == [escort]
     assert escort.attrs["diligent"] is True
     assert escort.attrs["asw"] == dict(printed.fields)["asw"]
+
+
+def test_a_pack_member_in_a_zone_leaves_it_after_its_pack_moved_20_5(silent_war: Checked) -> None:
+    # [20.5] boats in an SMZ "must conduct voluntary RTB movement [15.21] in the Transit
+    # Movement Phase of the current turn" -- a Wolfpack member too, even when the rest of its
+    # pack has made its move already (before, it was skipped and stayed in the zone).
+    game = Game(silent_war, [0] * 12)
+    game.set(active_bases=(game.v("base", "Pearl Harbor"),))
+    boats = [game.sub_at_sea(n, "Marianas", wolfpack=1) for n in ("Tautog", "Thresher", "Gudgeon")]
+    for b in boats:
+        b.attrs["side"] = game.v("side", "transit")
+        b.attrs["destination"] = game.v("area", "Carolines")
+    in_zone = boats[2]
+    in_zone.attrs["smz"] = game.v("smz", "Saipan")
+    in_zone.attrs["side"] = game.v("side", "patrol")
+    game.call("unit_transit_movement", sub=boats[0])
+    game.call("unit_transit_movement", sub=in_zone)
+    assert in_zone.attrs["smz"] is None
+    assert str(in_zone.attrs["rtb"]) == "voluntary"
