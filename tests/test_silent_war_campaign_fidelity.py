@@ -554,3 +554,21 @@ def test_an_rtb_result_on_the_last_leg_stops_the_boat_short_of_its_base_19_11(
     assert sub.attrs["base"] is None
     assert str(sub.attrs["area"]) == "Hawaiian Islands" and str(sub.attrs["section"]) == "done"
     assert game.dice_left() == 0
+
+
+def test_the_player_picks_the_opareas_on_a_tie_for_an_rtb_result_19_11(
+    silent_war: Checked,
+) -> None:
+    # [19.11] "If more than one OpArea could have been used (lowest number on the Area
+    # Activity Chart which contains a red box is the same), the submarine is placed in
+    # whichever OpArea the player decides." In War Period 1 the East China Sea and the Empire
+    # Pacific both turn red at the same box (provisional charts, read from the rulebook).
+    game = Game(silent_war, [9, 5, 7], rtb_area="Empire Pacific")
+    ecs, empire = game.v("area", "East China Sea"), game.v("area", "Empire Pacific")
+    assert game.call("red_start", a=ecs) == game.call("red_start", a=empire)
+    sub = game.sub_at_sea("Tautog", "N. Philippine Sea")
+    result = game.call("transit_event_check", sub=sub, passed=[ecs, empire])
+    assert str(result) == "RTB"
+    (asked,) = game.events("decision", name="rtb_area")
+    assert asked.options == ["East China Sea", "Empire Pacific"]
+    assert sub.attrs["area"] == empire and str(sub.attrs["section"]) == "done"
