@@ -181,3 +181,64 @@ def test_super_skipper_determination_14_5_25_1(silent_war: Checked) -> None:
     assert sub.attrs["skipper"] == 2
     game.call("super_skipper_determination", sub=sub)
     assert sub.attrs["skipper"] == 2
+
+
+def test_an_smz_raises_the_activity_level_by_one_20_4(silent_war: Checked) -> None:
+    # [20.4] "Sparse becomes Low, Low becomes Moderate, Moderate becomes High. High remains
+    # High and No Contact remains No Contact."
+    game = Game(silent_war, [])
+    printed = {
+        "No Contact": "No Contact",
+        "Sparse": "Low",
+        "Low": "Moderate",
+        "Moderate": "High",
+        "High": "High",
+    }
+    for level, higher in printed.items():
+        got = game.call("raised", level=game.v("activity_level", level))
+        assert str(got) == higher
+
+
+def test_a_tender_is_drawn_only_from_its_deployment_date_21_21(silent_war: Checked) -> None:
+    # [21.21] "the player randomly selects a submarine tender and places it in the SMZ ... A
+    # tender may not be added to the draw pile until its deployment date"
+    game = Game(silent_war, [1])
+    midway = game.v("smz", "Midway")
+    dates = {
+        name: (dict(game.call("tenders", name=name).fields)["year"], name)
+        for name in game.state["tender_pool"]
+    }
+    first_year = min(year for year, _ in dates.values())
+    late = [name for name, (year, _) in dates.items() if year > first_year]
+    game.set(year=first_year, month="Dec", tender_pool=late)
+    game.call("activate_forward_base", zone=midway)
+    assert game.state["forward_bases"] == () and list(game.state["tender_pool"]) == late
+    game.set(year=first_year + 3, month="Dec")
+    game.call("activate_forward_base", zone=midway)
+    (post,) = game.state["tender_posts"]
+    assert post.get("zone") == midway and post.get("tender") in late
+    assert post.get("tender") not in game.state["tender_pool"]
+
+
+def test_a_damaged_ship_has_asw_zero_and_is_easier_to_hit_18_2(silent_war: Checked) -> None:
+    # [2.3 B1] "The ASW value of a ship with a Damage marker is zero (0)." [18.2] / [14.16 B5]
+    # a Damage marker on the target: -1 on its total.
+    game = Game(silent_war)
+    game.call("start_game")
+    destroyer = next(
+        u
+        for cup in ("cup_a", "cup_b", "cup_c", "cup_d")
+        for u in game.state[cup]
+        if str(u.attrs["category"]) == "DD"
+    )
+    clear = game.v("weather", "clear")
+    assert game.call("unit_asw", u=destroyer, weather=clear) > 0
+    sub = game.sub_at_sea("Tautog", "Marshalls")
+    destroyer.attrs.update(revealed=True, column=sub.attrs["column"], tdc=0)
+    game.set(display=[destroyer])
+    whole = game.call("target_value", sub=sub, target=destroyer)
+    destroyer.attrs["damaged"] = True
+    assert game.call("unit_asw", u=destroyer, weather=clear) == 0
+    damaged = game.call("target_value", sub=sub, target=destroyer)
+    # the damaged ship's own ASW leaves the revealed ASW, and the marker takes one more off
+    assert damaged == whole - destroyer.attrs["asw"] - 1
