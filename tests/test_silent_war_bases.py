@@ -249,3 +249,22 @@ def test_the_transit_event_check_into_a_forward_base_adds_nothing_21_11(
     checks = game.events("roll", rule="19.1")
     assert checks, "a Transit Event check is made on the way"
     assert [t for t in checks[0].modifiers if t.rule == "20.3"] == []
+
+
+def test_a_withdrawn_boat_at_a_forward_base_sails_for_pearl_harbor_8_0(
+    silent_war: Checked,
+) -> None:
+    # [15.22] "A submarine forced to RTB because it is being withdrawn that is at another base
+    # ... may perform its Transit move this turn"; [8.0] "They must RTB to Pearl Harbor": a
+    # Forward Base is another base [21.1].
+    game = Game(silent_war, [0] * 6)
+    pearl = game.v("base", "Pearl Harbor")
+    game.set(active_bases=(pearl,))
+    midway = forward_base(game, "Midway")
+    sub = at_tender(game, "Tautog", midway, "Broom")
+    game.call("withdraw_for_overhaul", name="Tautog")
+    assert sub.attrs["tender"] is None and sub.attrs["box"] is None
+    assert str(sub.attrs["area"]) in {str(a) for a in game.call("smz_areas", smz=midway)}
+    assert str(sub.attrs["rtb"]) == "involuntary"
+    game.call("transit_movement", sub=sub)
+    assert str(sub.attrs["box"]) == "U.S. West Coast"
