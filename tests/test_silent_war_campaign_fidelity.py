@@ -237,6 +237,46 @@ def test_italic_units_sunk_at_the_start_stay_out_3_14(silent_war: Checked) -> No
     assert names.count("Matsu") == 5 and "BB36t" not in names
 
 
+def test_the_named_japanese_units_are_pieces_of_the_war_mix_2_3_b2(silent_war: Checked) -> None:
+    # [2.3 B2] "Some specific named Japanese ships are provided. These are carriers Akagi,
+    # Kaga, Hiryu, Shokaku, ...; repair ship Asahi; armored cruiser Izumo; ...; and naval
+    # auxiliaries Akashi, Erimo, and Iro. If sunk, these ships are permanently removed from
+    # play. If the sunk ship is a hospital ship or naval auxiliary, replace it with a random
+    # appropriately-sized Merchant or Naval Auxiliary not currently in the "War Mix"."
+    printed = {"Akagi", "Kaga", "Hiryu", "Shokaku", "Asahi", "Izumo", "Akashi", "Erimo", "Iro"}
+    assert set(const_texts(silent_war, "named_units")) == printed
+    assert set(const_texts(silent_war, "naval_auxiliaries")) == {"Akashi", "Erimo", "Iro"}
+    game = Game(silent_war)
+    game.call("start_game")
+    named = {u.attrs["name"]: u for u in pieces(game) if u.attrs["name"] in printed}
+    assert named, "the named units are in the War Mix"
+    assert all(u.attrs["italic"] for u in named.values())
+    # Izumo "armored cruiser" and Asahi "repair ship": AC and AR, "considered merchants"
+    assert {str(named[n].attrs["type"]) for n in ("Asahi", "Izumo") if n in named} <= {"AR", "AC"}
+    # a sunk carrier is removed from play for good: one piece fewer after the next sort
+    carrier = next(u for n, u in named.items() if str(u.attrs["category"]) == "CV")
+    game.call("remove_from_cup", piece=carrier)
+    game.call("after_clean_up", before=[carrier])
+    assert carrier.attrs["name"] in game.state["removed_pieces"]
+    # a sunk naval auxiliary is replaced by a Merchant
+    auxiliary = next(u for n, u in named.items() if n in ("Akashi", "Erimo", "Iro"))
+    total = len(pieces(game))
+    game.call("remove_from_cup", piece=auxiliary)
+    game.call("after_clean_up", before=[auxiliary])
+    assert len(pieces(game)) == total
+    (merchant,) = game.state["replacements"]
+    assert str(merchant.attrs["category"]).startswith("M ")
+    game.call("advance_war_period", to=game.v("war_period", "WP2"))
+    names = piece_names(game)
+    assert carrier.attrs["name"] not in names and auxiliary.attrs["name"] not in names
+    assert merchant in pieces(game)
+    wp2 = game.call(
+        "war_mix", war_period=game.v("war_period", "WP2"), category=game.v("category", "CV")
+    )
+    on_table = sum(wp2.get(k) for k in "ABCD")
+    assert sum(1 for u in pieces(game) if str(u.attrs["category"]) == "CV") == on_table - 1
+
+
 # ---- [8.0] Reinforcements, Withdrawals and Returns ------------------------------------------
 
 
@@ -514,3 +554,21 @@ def test_an_rtb_result_on_the_last_leg_stops_the_boat_short_of_its_base_19_11(
     assert sub.attrs["base"] is None
     assert str(sub.attrs["area"]) == "Hawaiian Islands" and str(sub.attrs["section"]) == "done"
     assert game.dice_left() == 0
+
+
+def test_the_player_picks_the_opareas_on_a_tie_for_an_rtb_result_19_11(
+    silent_war: Checked,
+) -> None:
+    # [19.11] "If more than one OpArea could have been used (lowest number on the Area
+    # Activity Chart which contains a red box is the same), the submarine is placed in
+    # whichever OpArea the player decides." In War Period 1 the East China Sea and the Empire
+    # Pacific both turn red at the same box (provisional charts, read from the rulebook).
+    game = Game(silent_war, [9, 5, 7], rtb_area="Empire Pacific")
+    ecs, empire = game.v("area", "East China Sea"), game.v("area", "Empire Pacific")
+    assert game.call("red_start", a=ecs) == game.call("red_start", a=empire)
+    sub = game.sub_at_sea("Tautog", "N. Philippine Sea")
+    result = game.call("transit_event_check", sub=sub, passed=[ecs, empire])
+    assert str(result) == "RTB"
+    (asked,) = game.events("decision", name="rtb_area")
+    assert asked.options == ["East China Sea", "Empire Pacific"]
+    assert sub.attrs["area"] == empire and str(sub.attrs["section"]) == "done"

@@ -45,6 +45,10 @@ UNIQUE_SHIPS = frozenset(
     }
 )
 
+# [2.3 B2] "hospital ships Asahi Maru and Kiku Maru; and naval auxiliaries Akashi, Erimo, and
+# Iro": the sunk ones are replaced (the repair ship Asahi and the cruiser Izumo are not).
+NAVAL_AUXILIARIES = frozenset({"Akashi", "Erimo", "Iro"})
+
 # [3.13] "the Yamato piece is used for both ships": once Musashi enters, the one piece is
 # "Yamato/Musashi"; when one of them is sunk the piece goes on as the other.
 PAIR = frozenset({"Yamato", "Musashi"})
@@ -185,11 +189,14 @@ def check_boats(values: dict[str, Any]) -> Iterable[tuple[str, str]]:
         if text(a["status"]) != "active":
             continue
         at_sea = a["area"] is not None
-        at_base = a["base"] is not None or a["box"] is not None
-        if at_sea == at_base or (at_base and (a["base"] is None or a["box"] is None)):
+        # [21.1] a Forward Base is a Submarine Tender in an SMZ: a boat at it has a box there
+        ashore = [x for x in (a["base"], a["tender"]) if x is not None]
+        at_base = bool(ashore) or a["box"] is not None
+        if at_sea == at_base or (at_base and (len(ashore) != 1 or a["box"] is None)):
             yield (
                 "boat_in_one_place",
-                f"{name}: area={text(a['area'])!r} base={text(a['base'])!r} box={text(a['box'])!r}",
+                f"{name}: area={text(a['area'])!r} base={text(a['base'])!r} "
+                f"tender={text(a['tender'])!r} box={text(a['box'])!r}",
             )
             continue
         if a["smz"] is not None and not at_sea:
@@ -207,7 +214,8 @@ def check_boats(values: dict[str, Any]) -> Iterable[tuple[str, str]]:
             # [15.23] "Upon entering a Base, remove any Spotted marker"; the RTB is over and
             # the damage became a Repair Box [18.11].
             if a["spotted"] or a["rtb"] is not None or int(a["damage"]) > 0:
-                yield "boat_markers", f"{name} is at {text(a['base'])} with sea markers on"
+                where = text(a["base"]) or text(a["tender"])
+                yield "boat_markers", f"{name} is at {where} with sea markers on"
         elif text(a["section"]) != "done":
             # every way through a turn at sea ends in the "Done" section ([12.0], [14.7],
             # [15.1], [15.22]); [11.0] moves them back to "Operating" next turn
@@ -275,7 +283,7 @@ def check_pieces(
             yield "pieces_conserved", f"{old['name']} (cup {old['cup']}) left the War Mix"
         # [2.3 B2] "If the sunk ship is a hospital ship or naval auxiliary, replace it with a
         # random appropriately-sized Merchant or Naval Auxiliary"
-        auxiliary = old["hospital"] == "True" or old["type"].startswith("A")
+        auxiliary = old["hospital"] == "True" or old["name"] in NAVAL_AUXILIARIES
         if sunk_named and auxiliary:
             replaced += 1
             if len(now.pieces) < len(before.pieces):
