@@ -41,7 +41,9 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # the printed tables the reference reads
+sys.path.insert(0, str(ROOT / "bench"))  # bench_exact, when this file is imported
 
+from bench_exact import bench_exact  # noqa: E402
 from printed import IMPROVEMENT  # noqa: E402
 
 from rulekit.book.checker import Checked, check  # noqa: E402
@@ -166,53 +168,7 @@ def default_run() -> None:
     )
 
 
-# ---- 5. exact probabilities ----------------------------------------------------------------
-
-
-def bench_prob(rows: list[tuple[str, str]], quick: bool) -> None:
-    from fractions import Fraction
-    from itertools import product
-
-    from rulekit.analysis.prob import ask, exact
-    from rulekit.book.checker import load
-
-    sub = load(str(ROOT / "rulebooks" / "steel_wolves_like"))
-    start = time.perf_counter()
-    dist = exact(sub, ask(sub, "minefield", at=["crew=Veteran"]))
-    ours = time.perf_counter() - start
-    start = time.perf_counter()
-    lost = sum(1 for a, b in product(range(1, 7), repeat=2) if a + b + 1 <= 5)
-    brute = time.perf_counter() - start
-    assert dist.p("Sub Lost to Mine") == Fraction(lost, 36)
-    rows.append((f"prob [A5] 2d6+1 into a 2d6 table: {dist.paths} paths", f"{ours * 1e3:.1f} ms"))
-    rows.append(("  brute force over 36 faces", f"{brute * 1e3:.3f} ms"))
-
-    gato = load(str(ROOT / "rulebooks" / "gato_leader"))
-    fired = 4 if quick else 6
-    at = [f"fired={fired}", "year=1943", "skill=0", "target_range=0", "torpedo=mk27"]
-    start = time.perf_counter()
-    dist = exact(gato, ask(gato, "torpedo_spread", at=at))
-    ours = time.perf_counter() - start
-    start = time.perf_counter()
-    counts: dict[int, int] = {}
-    for faces in product(range(1, 11), repeat=fired):
-        best = max(faces)
-        counts[best] = counts.get(best, 0) + 1
-    brute = time.perf_counter() - start
-    bonus = fired - 1 + 2  # the spread bonus and the Mk 27's +2
-    assert all(dist.p(k + bonus) == Fraction(c, 10**fired) for k, c in counts.items())
-    rows.append(
-        (f"prob keep-highest of {fired} d10 (Gato spread): {dist.paths} paths", f"{ours:.2f} s")
-    )
-    rows.append((f"  brute force over 10^{fired} faces", f"{brute:.2f} s"))
-
-    sw = load(str(SW))
-    given = str(ROOT / "examples" / "silent_war" / "spearfish_14_15.toml")
-    start = time.perf_counter()
-    dist = exact(sw, ask(sw, "combat_round", given=given, of="sub.damage"))
-    ours = time.perf_counter() - start
-    rows.append((f"prob Silent War combat round (Spearfish): {dist.paths} paths", f"{ours:.2f} s"))
-
+# ---- 5. exact probabilities: bench/bench_exact.py ------------------------------------------
 
 ENGINES = (  # (label, generated source?, traced?)
     ("closures, traced", False, True),
@@ -340,7 +296,7 @@ def bench_startup(rows: list[tuple[str, str]], quick: bool) -> None:
 GROUPS = {
     "interpreter": bench_interpreter,
     "runs": bench_runs,
-    "prob": bench_prob,
+    "prob": bench_exact,
     "startup": bench_startup,
 }
 

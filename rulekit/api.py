@@ -27,6 +27,7 @@ from rulekit.engine.session import resolve as run_resolve
 from rulekit.engine.trace import Trace, render_text
 from rulekit.engine.values import show, to_json
 from rulekit.errors import InputError, did_you_mean, did_you_mean_or_list, error, located_in
+from rulekit.limits import DEFAULT_MAX_SITUATIONS
 
 if TYPE_CHECKING:
     from rulekit.engine.policy import Policy
@@ -246,10 +247,17 @@ class Book:
         samples: int | None = None,
         seed: int = 1,
         max_steps: int = DEFAULT_STEP_BUDGET,
+        method: str = "situations",
+        max_situations: int = DEFAULT_MAX_SITUATIONS,
+        tolerance: float = 0.0,
+        max_seconds: float | None = None,
     ) -> Distribution:
-        """Exact probabilities of every result (every path of dice), or of the expression
-        ``of`` (of ``result``, the inputs and the state after); ``samples`` estimates from
-        that many seeded runs instead."""
+        """Exact probabilities of every result, or of the expression ``of`` (of
+        ``result``, the inputs and the state after); ``samples`` estimates from that many
+        seeded runs instead. A procedure is solved by its situations (``method=
+        "situations"``: runs in the same situation merged, rounds solved as a Markov chain;
+        situations less likely than ``tolerance`` left unresolved), or path by path
+        (``"paths"``); ``max_paths`` bounds the paths of dice between two situations."""
         checked = self.checked
         with located_in(checked.book.sources):
             question = ask(
@@ -265,7 +273,16 @@ class Book:
                     raise InputError([error("--samples must be at least 1", where="--samples")])
                 dist = sampled(checked, question, samples, seed, max_steps)
             else:
-                dist = exact(checked, question, max_paths, max_steps)
+                dist = exact(
+                    checked,
+                    question,
+                    max_paths,
+                    max_steps,
+                    method=method,
+                    max_situations=max_situations,
+                    tolerance=tolerance,
+                    max_seconds=max_seconds,
+                )
         dist.note = question.target.note
         return dist
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES, RULEBOOKS, cli_json, run_cli
 
-from rulekit.analysis.prob import _multisets, ask, exact, sampled
+from rulekit.analysis.outcomes import _multisets
+from rulekit.analysis.prob import ask, exact, sampled
 from rulekit.book.checker import Checked, load
 
 SW = str(RULEBOOKS / "silent_war")
@@ -141,8 +142,12 @@ def test_a_roll_only_when_an_earlier_roll_says_so(make_rulebook: Callable[..., P
         "    return 0", "    let a = roll d6\n    return if a >= 5 then (roll 2d6) + a else 0"
     )
     book = load(str(make_rulebook(text)))
-    dist = exact(book, ask(book, "e"))
+    dist = exact(book, ask(book, "e"), method="paths")
     assert dist.paths == 4 + 2 * 21
+    # by situations: a = 1..6 are six situations, then 4 runs without dice and 2 x 21
+    merged = exact(book, ask(book, "e"))
+    assert merged.outcomes == dist.outcomes
+    assert (merged.situations, merged.paths) == (7, 6 + 4 + 2 * 21)
     out: dict[int, Fraction] = {}
     for a in D6:
         if a < 5:

@@ -382,3 +382,21 @@ def test_a_patched_table_node_forgets_what_it_found() -> None:
     node.entries[0] = (low, Cell("C", "C"))
     node.forget()
     assert node.find(2, False) == (low, Cell("C", "C"))
+
+
+def test_behaviour_in_every_war_period_largest_shift_first(
+    sw11: Checked, silent_war: Checked
+) -> None:
+    # The Engagement Table has a War Period dimension: what reads it is compared in each War
+    # Period the state can hold, not only the initial one (WP1). The 1.1 table (printed in
+    # [29.0]) has no War Period column, so what a found C1 at High level draws is the same in
+    # every War Period there; the 2.1 chart (partly provisional) changes with the War Period.
+    from rulekit.analysis.behaviour import compare_behaviour
+    from rulekit.analysis.diff import compare
+
+    out = compare_behaviour(sw11, silent_war, compare(sw11, silent_war), [])
+    labels = [c.probe.label for c in out.comparisons]
+    for period in ("WP1", "WP2", "WP3", "WP4"):
+        assert f"engagement_draws found=C1 level=High war_period={period}" in labels
+    shifts = [c.shift for c in out.comparisons]
+    assert shifts == sorted(shifts, reverse=True) and shifts[0] > 0

@@ -145,7 +145,7 @@ def distribution(dist: Any, path: str | Path) -> Path:
     """``prob --plot``: each result's probability (a Distribution of rulekit.analysis.prob)."""
     from rulekit.engine.values import show
 
-    how = f"exact, {dist.paths} path(s) of dice" if dist.exact else f"{dist.samples} samples"
+    how = dist.how()
     labels = [show(o.value) for o in dist.outcomes]
     return bars(path, f"{dist.what} ({how})", labels, [("", [o.p for o in dist.outcomes])])
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from attrs import define, field
 
-from rulekit.analysis.prob import Defaults, Question, TooManyPaths
+from rulekit.analysis.outcomes import Defaults, Question, TooManyPaths
 from rulekit.book.checker import Checked
 from rulekit.engine.dice import Die
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter

@@ -3,9 +3,11 @@
 Compared automatically: every changed table with its own roll, for each row of its other
 dimensions; every procedure that changed or reads something that changed, when it can be
 run without a situation (its inputs are all enums or yes/no), for each combination of
-inputs. Asked for: ``--probe NAME`` with ``--given``/``--at``/``--of``. Each is worked out
-exactly with :mod:`rulekit.analysis.prob`; beyond the path budget, by seeded sampling with 95%
-confidence intervals.
+inputs, and in every situation a changed table's dimensions name: a dimension whose type is
+an enum that a state variable holds (Silent War's War Period) is varied over its members.
+Asked for: ``--probe NAME`` with ``--given``/``--at``/``--of``. Each is worked out exactly
+with :mod:`rulekit.analysis.prob` (a procedure by its situations); beyond the budgets, by
+seeded sampling with 95% confidence intervals. The largest shifts come first.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from attrs import define, field
 
 from rulekit.analysis.diff import Change, switched_consts
 from rulekit.analysis.prob import Distribution, TooManyPaths, ask, exact, sampled
+from rulekit.analysis.situations import TooManySituations
 from rulekit.book import types as t
 from rulekit.book.checker import Checked
 from rulekit.book.inputs import find_target
@@ -30,6 +33,7 @@ from rulekit.limits import DEFAULT_STEP_BUDGET
 
 MAX_INPUTS = 48  # input combinations compared per table or procedure
 MAX_PATHS = 5_000  # beyond this, sample
+MAX_SITUATIONS = 5_000  # beyond this, sample
 SAMPLES = 2_000
 
 
@@ -86,6 +90,13 @@ class Comparison:
     def differs(self) -> bool:
         return bool(self.note) or any(r.differs for r in self.rows)
 
+    @property
+    def shift(self) -> float:
+        """The largest change of one result's probability (1 when one side cannot run)."""
+        if self.note:
+            return 1.0
+        return max((abs(float((r.new or 0) - (r.old or 0))) for r in self.rows), default=0.0)
+
 
 @define
 class Behaviour:
@@ -116,6 +127,8 @@ def compare_behaviour(
         comparison = _compare(old, new, probe, seed, max_steps, asked=bool(probes))
         if comparison is not None and (comparison.differs or probes):
             out.comparisons.append(comparison)
+    if not probes:  # what changed most first; asked probes stay in the order asked
+        out.comparisons.sort(key=lambda c: -c.shift)
     return out
 
 
@@ -154,9 +167,10 @@ def _automatic(
     probes: list[Probe] = []
     changed = {c.name for c in changes if c.what == "changed"}
     changed |= switched_consts(old.book, new.book)  # what a switched option set
-    for change in changes:
-        if change.kind == "table" and change.what == "changed":
-            probes.extend(_table_probes(new, change.name))
+    tables = [c.name for c in changes if c.kind == "table" and c.what == "changed"]
+    for name in tables:
+        probes.extend(_table_probes(new, name))
+    situations = _situations(new, tables)
     for name, decl in new.book.procedures.items():
         if name not in old.book.procedures:
             continue
@@ -167,8 +181,29 @@ def _automatic(
             needs = ", ".join(f"{p.name}" for p in decl.params if p.default is None)
             skipped.append(f"procedure {name}: needs a situation ({needs}); use --probe")
             continue
-        probes.extend(Probe(name, list(at)) for at in combos)
+        reads = _names_in(decl)
+        varied = [s for s in situations if s[0].split("=")[0] in reads] or [[]]
+        every = [[*at, *where] for at in combos for where in varied]
+        # as many input combinations as without situations, in each of them
+        probes.extend(Probe(name, at) for at in islice(every, MAX_INPUTS * len(varied)))
     return probes
+
+
+def _situations(checked: Checked, tables: list[str]) -> list[list[str]]:
+    """The state a changed table's dimensions name: each state variable whose type is a
+    dimension's enum, at each of its members (``war_period=WP1`` ... ``WP4``)."""
+    enums = {
+        d.type.name
+        for name in tables
+        if name in checked.tables
+        for d in checked.tables[name].dims
+        if isinstance(d.type, t.EnumT)
+    }
+    out: list[list[str]] = []
+    for var, typ in checked.globals.items():
+        if var in checked.book.states and isinstance(typ, t.EnumT) and typ.name in enums:
+            out.extend([f"{var}={m.name}"] for m in checked.book.enums[typ.name].members)
+    return out
 
 
 def _table_probes(checked: Checked, name: str) -> list[Probe]:
@@ -233,8 +268,8 @@ def _distribution(checked: Checked, probe: Probe, seed: int, max_steps: int) -> 
             checked, probe.name, given=probe.given, at=probe.at, decide=probe.decide, of=probe.of
         )
         try:
-            return exact(checked, question, MAX_PATHS, max_steps)
-        except TooManyPaths:
+            return exact(checked, question, MAX_PATHS, max_steps, max_situations=MAX_SITUATIONS)
+        except (TooManyPaths, TooManySituations):
             return sampled(checked, question, SAMPLES, seed, max_steps)
     except RulekitError as exc:
         return f"error: {exc.diagnostics[0].message}"

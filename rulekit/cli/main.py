@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import click
 
-from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_STEP_BUDGET
+from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS, DEFAULT_STEP_BUDGET
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -376,7 +376,38 @@ def resolve_cmd(
     type=int,
     default=DEFAULT_MAX_PATHS,
     show_default=True,
-    help="Give up beyond this many paths of dice.",
+    help="Give up beyond this many paths of dice (between two situations).",
+)
+@click.option(
+    "--method",
+    "method",
+    type=click.Choice(["situations", "paths"]),
+    default="situations",
+    show_default=True,
+    help="situations: runs that reach the same situation are merged (rounds, loops); "
+    "paths: every path of dice, one by one.",
+)
+@click.option(
+    "--max-situations",
+    "max_situations",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_SITUATIONS,
+    show_default=True,
+    help="Give up beyond this many situations.",
+)
+@click.option(
+    "--tolerance",
+    "tolerance",
+    type=click.FloatRange(min=0, max=1),
+    default=0.0,
+    show_default=True,
+    help="Leave situations less likely than this unexplored (reported as unresolved).",
+)
+@click.option(
+    "--max-seconds",
+    "max_seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Give up after this many seconds.",
 )
 @click.option("--samples", "samples", type=int, help="Estimate from this many seeded runs instead.")
 @click.option("--seed", "seed", type=int, default=1, show_default=True, help="Seed for --samples.")
@@ -393,13 +424,31 @@ def prob_cmd(
     decide: tuple[str, ...],
     of: str | None,
     max_paths: int,
+    method: str,
+    max_situations: int,
+    tolerance: float,
+    max_seconds: float | None,
     samples: int | None,
     seed: int,
     plot: str | None,
     max_steps: int,
     as_json: bool,
 ) -> None:
-    """Exact probabilities of every result of a procedure or table (every path of dice)."""
+    """Exact probabilities of every result of a procedure or table.
+
+    A procedure is solved by its situations: runs that reach the same situation (the
+    same place, the same locals still to be read, the same game state) are merged, and
+    repeated rounds are solved as a Markov chain, so a battle fought to the end is
+    exact. A table is solved over every path of its dice.
+
+    \b
+    Examples:
+      rulekit prob rulebooks/gato_leader 7.1
+      rulekit prob examples/battle/rulebook.rk battle --at attacker=10 --at defender=10
+      rulekit prob examples/battle/rulebook.rk throws_to_six --tolerance 1e-9
+      rulekit prob rulebooks/silent_war combat_round \\
+          --given examples/silent_war/spearfish_14_15.toml --of sub.damage
+    """
     from rulekit.api import load
     from rulekit.cli.plot_cmd import check_plot_target, plot_distribution
     from rulekit.cli.show import print_distribution
@@ -412,6 +461,10 @@ def prob_cmd(
         decide=list(decide),
         of=of,
         max_paths=max_paths,
+        method=method,
+        max_situations=max_situations,
+        tolerance=tolerance,
+        max_seconds=max_seconds,
         samples=samples,
         seed=seed,
         max_steps=max_steps,

@@ -285,7 +285,7 @@ def show_json(value: Any) -> str:
 
 def print_distribution(dist: Any) -> None:
     """``rulekit prob``: each result with its probability, the mean, provisional values."""
-    how = f"exact, {dist.paths} path(s) of dice" if dist.exact else f"{dist.samples} samples"
+    how = dist.how()
     grid = Table(title=f"{dist.what} ({how})")
     grid.add_column("result")
     grid.add_column("p" if dist.exact else "frequency", justify="right")
@@ -308,6 +308,14 @@ def print_distribution(dist: Any) -> None:
     mean = dist.mean
     if mean is not None:
         out.print(Text(f"mean: {mean} = {float(mean):.4f}"))
+    if dist.unresolved:
+        out.print(
+            Text(
+                f"unresolved: p = {float(dist.unresolved):.3g} (situations "
+                "less likely than --tolerance were not explored; the mean counts only the "
+                "results shown)"
+            )
+        )
     if dist.provisional_used:
         out.print(Text("used provisional values (not printed in the rules):"))
         for place, count in grouped(dist.provisional_used):

@@ -41,9 +41,11 @@ _NONE_TYPE = type(None)
 _PLAIN_EQ = frozenset({int, str, bool, _NONE_TYPE, EnumValue, Entity})
 
 
-def compiler_for(checked: Checked) -> Compiler:
-    """The closures of one checked rulebook, shared by every interpreter running it."""
-    key = (id(checked), codegen.enabled())  # each engine its own code, until one is left
+def compiler_for(checked: Checked, generating: bool | None = None) -> Compiler:
+    """The closures of one checked rulebook, shared by every interpreter running it
+    (``generating``: the generated engine whatever RULEKIT_ENGINE says)."""
+    engine = codegen.enabled() if generating is None else generating
+    key = (id(checked), engine)  # each engine its own code, until one is left
     comp = _COMPILERS.get(key)
     if comp is None or comp.owner() is not checked:
         comp = _COMPILERS[key] = Compiler(checked, generating=key[1])
@@ -80,6 +82,8 @@ class Compiler:
         # procedures as generated Python source (rulekit.engine.codegen), when switched on
         self.generating = generating
         self.generated: dict[str, tuple[codegen_runtime.Generated, codegen_runtime.Generated]] = {}
+        # procedures cut into resumable blocks for exact analysis (codegen_blocks)
+        self.block_programs: dict[str, Any] = {}
         fields: dict[str, set[str]] = {}
         for kind in self.book.kinds.values():
             for f in kind.fields:

@@ -177,3 +177,27 @@ def _literal(expr: n.Expr) -> bool:
             return False
         stack.extend(_children(node))
     return True
+
+
+def names_reached(book: Rulebook, tables: dict[str, CompiledTable], roots: list[Any]) -> set[str]:
+    """Every name the nodes may mention, following calls: identifiers, targets of
+    assignments, the ``{x}`` of texts (an over-estimate: any text field of a node counts)."""
+    from rulekit.book.check_exprs import placeholders
+
+    seen: set[str] = set()
+    found: set[str] = set()
+    stack: list[Any] = list(roots)
+    while stack:
+        node = stack.pop()
+        for field in getattr(type(node), "__attrs_attrs__", ()):
+            value = getattr(node, field.name)
+            for item in value if isinstance(value, tuple) else (value,):
+                if isinstance(item, str):
+                    found.add(item)
+                    if "{" in item:
+                        found.update(p.split(".")[0] for p in placeholders(item))
+        if isinstance(node, n.Call) and node.func not in seen:
+            seen.add(node.func)
+            stack.extend(_callee(book, tables, node.func))
+        stack.extend(_children(node))
+    return found

@@ -1,0 +1,591 @@
+"""Exact distributions by situations: runs that reach the same situation are merged.
+
+rulekit.analysis.prob enumerates every path of dice, so a battle fought in rounds until one
+side is gone has about 10^12 paths although its positions are a handful. Here the procedure
+runs as resumable blocks (rulekit.engine.codegen_blocks). A *situation* is the block about to
+run, the locals that may still be read from there, the game state and the count of pieces
+made: two runs in the same situation go on alike, so they are merged and their weights add.
+
+From each situation every path of dice is enumerated only as far as the next block boundary
+after a throw; where each path ends is another situation (or the procedure's result). The
+situations and the exact weights between them form a Markov chain: one whose situations come
+back (a roll repeated until it succeeds) is solved exactly as an absorbing chain (each
+strongly connected set of situations by Gaussian elimination over fractions).
+
+Budgets are checked before work is done: the number of situations, the paths of dice between
+two situations, and the time. With a tolerance, a situation reached with less probability
+than it is not explored; the probability of the unexplored ones is reported as unresolved.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from fractions import Fraction
+from typing import Any
+
+from attrs import define, field
+
+from rulekit.analysis.outcomes import (
+    Distribution,
+    Outcome,
+    PathDice,
+    Question,
+    TooManyPaths,
+    _key,
+    _multisets,
+    _order,
+)
+from rulekit.book.checker import Checked
+from rulekit.engine.codegen_blocks import END, Blocks, blocks
+from rulekit.engine.compiler import compiler_for
+from rulekit.engine.dice import Die
+from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
+from rulekit.engine.reach import names_reached
+from rulekit.engine.runtime import Frame, GameState, TurnEnded
+from rulekit.engine.values import Entity, Followed, RecordValue, unwrap
+from rulekit.errors import InputError, RuleRuntimeError, error
+from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
+
+UNRESOLVED = "\x00unresolved"  # the key of the probability left unexplored
+
+
+class _Dice(PathDice):
+    """PathDice whose weight is kept as two ints (numerator, denominator), a Fraction only
+    once the run is over: a run throws many dice and Fraction arithmetic is slow."""
+
+    def __init__(self, prefix: list[int]) -> None:
+        super().__init__(prefix)
+        self.num = 1
+        self.den = 1
+
+    def throw(self, die: Die, where: str) -> int:
+        choice = self._next(len(die.faces))
+        self.den *= len(die.faces)
+        return die.faces[choice]
+
+    def throw_group(self, die: Die, count: int, where: str) -> tuple[int, ...]:
+        outcomes = _multisets(die.faces, count)
+        choice = self._next(len(outcomes))
+        faces, ways = outcomes[choice]
+        self.num *= ways
+        self.den *= len(die.faces) ** count
+        return faces
+
+
+@define
+class _Defaults:
+    """Decision defaults remembered across runs (Interpreter.defaults): the situation a run
+    started from, the dice thrown since and the decisions made fix a default."""
+
+    start: int = 0  # id() of the situation the run started from (the chain keeps them all)
+    dice: _Dice | None = None
+    known: dict[Any, int] = field(factory=dict)
+
+    def key(self, decisions: int) -> Any:
+        assert self.dice is not None
+        return (self.start, decisions, tuple(self.dice.choices))
+
+
+class TooManySituations(InputError):
+    """The procedure reaches more situations than the budget allows."""
+
+
+class _Entered(BaseException):
+    """Raised on entering the procedure, to take its bound arguments (a BaseException: the
+    engine turns unexpected Exceptions into rule errors)."""
+
+    def __init__(self, bound: dict[str, Any]) -> None:
+        super().__init__()
+        self.bound = bound  # not .args: BaseException makes that a tuple
+
+
+# ---- situations: a copy to resume from, and a key that tells them apart -------------------
+
+
+def _clone(value: Any, memo: dict[int, Any]) -> Any:
+    """A copy sharing nothing mutable with ``value``: pieces copied once each, so that two
+    references to one piece stay two references to one copy."""
+    t = type(value)
+    if t is int or t is str or t is bool or value is None:
+        return value
+    if t is Entity:
+        copy = memo.get(id(value))
+        if copy is None:
+            copy = memo[id(value)] = Entity(value.kind, {}, value.label)
+            copy.attrs.update({k: _clone(v, memo) for k, v in value.attrs.items()})
+        return copy
+    if t is tuple:
+        return tuple(_clone(v, memo) for v in value)
+    if t is list:
+        return [_clone(v, memo) for v in value]
+    if t is dict:
+        return {k: _clone(v, memo) for k, v in value.items()}
+    if t is RecordValue:
+        return RecordValue(value.type, tuple((k, _clone(v, memo)) for k, v in value.fields))
+    if t is Followed:
+        return Followed(_clone(value.value, memo), _clone(value.then, memo))
+    return value  # frozen values (enum members, rolls, ranges, markers, fractions)
+
+
+def _canon(value: Any, seen: dict[int, int]) -> Any:
+    """A hashable form of a value; a piece is written in full where it is first met and
+    by its number after, so equal forms mean equal object graphs."""
+    t = type(value)
+    if t is int or t is str or t is bool or value is None:
+        return value
+    if t is Entity:
+        number = seen.get(id(value))
+        if number is not None:
+            return ("piece", number)
+        seen[id(value)] = len(seen)
+        attrs = tuple((k, _canon(value.attrs[k], seen)) for k in sorted(value.attrs))
+        return ("piece+", value.kind, value.label, attrs)
+    if t is tuple or t is list:
+        return (t.__name__, *(_canon(v, seen) for v in value))
+    if t is dict:
+        return ("dict", *((k, _canon(value[k], seen)) for k in sorted(value)))
+    if t is RecordValue:
+        return ("record", value.type, tuple((k, _canon(v, seen)) for k, v in value.fields))
+    if t is Followed:
+        return ("followed", _canon(value.value, seen), _canon(value.then, seen))
+    hash(value)  # frozen values compare by value; anything else is not a situation's part
+    return (t.__name__, value)
+
+
+@define
+class Situation:
+    """Where a run stands: the block about to run and what it may read."""
+
+    block: int
+    locals: dict[str, Any]
+    state: GameState
+    entities: int
+    inputs: dict[str, Any]  # the question's inputs as this run has them (``--of`` reads them)
+    answered: dict[str, int]  # --decide answers used so far, by decision (they go in order)
+    reach: float = 0.0  # probability of reaching it, as found so far (to order and cut)
+    edges: list[tuple[Fraction, Any]] | None = None  # (weight, situation index or outcome key)
+
+
+@define
+class Chain:
+    """The situations found and the outcomes they lead to."""
+
+    nodes: list[Situation] = field(factory=list)
+    index: dict[Any, int] = field(factory=dict)
+    outcomes: dict[str, Any] = field(factory=dict)  # outcome key -> value
+    runs: int = 0
+
+
+def solve_by_situations(
+    checked: Checked,
+    question: Question,
+    *,
+    max_situations: int = DEFAULT_MAX_SITUATIONS,
+    max_paths: int = DEFAULT_MAX_PATHS,
+    max_steps: int = DEFAULT_STEP_BUDGET,
+    max_seconds: float | None = None,
+    tolerance: float = 0.0,
+) -> Distribution:
+    """The exact distribution of a procedure's result (or ``--of``), situation by
+    situation. ``max_paths`` bounds the paths of dice between two situations."""
+    comp = compiler_for(checked, generating=True)
+    decl = checked.book.procedures[question.target.name]
+    program = blocks(comp, decl)
+    runner = _Runner(checked, question, program, max_steps)
+    chain = Chain()
+    start = runner.start()
+    root = _add(chain, runner, start, 1.0, max_situations, question)
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    # the most probable situation first (as far as known when it was found): a tolerance
+    # then leaves only the least likely unexplored
+    frontier = [(-1.0, root)]
+    while frontier:
+        _, node_index = heapq.heappop(frontier)
+        node = chain.nodes[node_index]
+        if tolerance and node.reach < tolerance:
+            continue  # left unresolved (no edges)
+        if deadline is not None and time.monotonic() > deadline:
+            raise _too_long(question, max_seconds or 0, len(chain.nodes))
+        edges: dict[Any, Fraction] = {}  # paths to one place add up to one edge
+        for weight, where in runner.expand(node, max_paths):
+            chain.runs += 1
+            if isinstance(where, Situation):
+                before = len(chain.nodes)
+                reach = node.reach * float(weight)
+                target: Any = _add(chain, runner, where, reach, max_situations, question)
+                if len(chain.nodes) > before:
+                    heapq.heappush(frontier, (-reach, target))
+            else:
+                target = _key(where)
+                chain.outcomes.setdefault(target, where)
+            edges[target] = edges.get(target, Fraction(0)) + weight
+        node.edges = [(w, t) for t, w in edges.items()]
+    weights = _absorption(chain, question)
+    outcomes = [Outcome(chain.outcomes[k], p) for k, p in weights.items() if k != UNRESOLVED]
+    outcomes.sort(key=lambda o: _order(o.value))
+    unresolved = weights.get(UNRESOLVED, Fraction(0))
+    total = sum((o.p for o in outcomes), unresolved)
+    if total != 1:  # the solution itself is wrong: a bug, not bad input
+        raise AssertionError(f"probabilities of {question.describe} sum to {total}, not 1")
+    dist = Distribution(
+        question.describe, outcomes, chain.runs, provisional_used=runner.provisional
+    )
+    dist.situations = len(chain.nodes)
+    dist.unresolved = unresolved
+    return dist
+
+
+def _add(
+    chain: Chain,
+    runner: _Runner,
+    s: Situation,
+    reach: float,
+    max_situations: int,
+    question: Question,
+) -> int:
+    key = runner.key(s)
+    found = chain.index.get(key)
+    if found is not None:
+        chain.nodes[found].reach += reach
+        return found
+    if len(chain.nodes) >= max_situations:
+        raise TooManySituations(
+            [
+                error(
+                    f"{question.describe} reaches more than {max_situations} situations",
+                    where="--max-situations",
+                    hint="raise --max-situations, cut unlikely ones with --tolerance 1e-9, or "
+                    "estimate it by sampling: rulekit prob ... --samples 100000",
+                )
+            ]
+        )
+    s.reach = reach
+    chain.index[key] = len(chain.nodes)
+    chain.nodes.append(s)
+    return len(chain.nodes) - 1
+
+
+def _too_long(question: Question, seconds: float, situations: int) -> InputError:
+    return InputError(
+        [
+            error(
+                f"{question.describe} took more than {seconds:g} s ({situations} situations)",
+                where="--max-seconds",
+                hint="raise --max-seconds, cut unlikely situations with --tolerance 1e-9, or "
+                "estimate it by sampling: rulekit prob ... --samples 100000",
+            )
+        ]
+    )
+
+
+# ---- running blocks -------------------------------------------------------------------------
+
+
+class _Runner:
+    """One interpreter, set to each situation in turn and run from there."""
+
+    def __init__(
+        self, checked: Checked, question: Question, program: Blocks, max_steps: int
+    ) -> None:
+        self.checked = checked
+        self.question = question
+        self.program = program
+        self.interp = Interpreter(checked, PathDice([]), max_steps=max_steps)
+        self.interp.code = compiler_for(checked, generating=True)
+        self.interp.muted = True  # untraced: only values and provisional values are read
+        self.args: dict[str, Any] = {}
+        self.inputs: dict[str, Any] = {}  # the inputs of the run under way
+        self.defaults = _Defaults()
+        self.provisional: list[str] = []
+        self.frame_name = f"procedure {program.name}"
+        # the state variables the procedure (and what it calls, and --of) may read or write;
+        # the others are the same in every situation: neither copied nor compared
+        self.touched = program.reached | (
+            names_reached(checked.book, checked.tables, [question.of])
+            if question.of is not None
+            else set()
+        )
+
+    def start(self) -> Situation:
+        """The situation at the procedure's first block, its arguments bound as a call binds
+        them (the call is made, and stopped as it enters the procedure)."""
+        i = self.interp
+        self.args = self.question.setup(i)
+        proc = i.code.procedure(self.program.name)
+        if proc.untraced is None:  # built on first use
+            proc.body = i.code.body(self.checked.book.procedures[self.program.name])
+        body, untraced = proc.body, proc.untraced
+
+        def entering(plain: Any) -> Any:
+            def enter(interp: Interpreter) -> tuple[Any] | None:
+                if len(interp.frames) == 2:  # the call made here, not one the procedure makes
+                    raise _Entered(dict(interp.locals))
+                return plain(interp)  # type: ignore[no-any-return]
+
+            return enter
+
+        proc.body, proc.untraced = entering(body), entering(untraced)
+        try:
+            i.call(self.program.name, self.args)
+        except _Entered as entered:
+            bound = entered.bound
+        else:  # pragma: no cover - the call always enters the procedure
+            raise AssertionError("the procedure was not entered")
+        finally:
+            proc.body, proc.untraced = body, untraced
+        self._note_provisional()
+        return Situation(
+            self.program.entry, bound, i.state, i.entity_count, self.args, self._answered()
+        )
+
+    def key(self, s: Situation) -> Any:
+        seen: dict[int, int] = {}
+        values = s.state.values
+        state = tuple((k, _canon(values[k], seen)) for k in sorted(values) if k in self.touched)
+        pieces = _canon(s.state.entities, seen)
+        live = self.program.live[s.block] if s.block >= 0 else frozenset()
+        local = tuple((k, _canon(s.locals[k], seen)) for k in sorted(live) if k in s.locals)
+        inputs = tuple((k, _canon(s.inputs[k], seen)) for k in sorted(s.inputs))
+        answered = tuple(sorted(s.answered.items()))
+        return (s.block, local, state, pieces, inputs, s.entities, answered)
+
+    def _restore(self, s: Situation) -> None:
+        memo: dict[int, Any] = {}
+        i = self.interp
+        values = dict(s.state.values)
+        for k in self.touched.intersection(values):
+            values[k] = _clone(values[k], memo)
+        state = GameState(values, _clone(s.state.entities, memo))
+        local = _clone(s.locals, memo)
+        self.inputs = _clone(s.inputs, memo)
+        i.state = state
+        i.frames[1:] = [Frame(self.frame_name, None, local)]
+        i.locals = local
+        i.entity_count = s.entities
+        used = getattr(i.policy, "used", None)
+        if isinstance(used, dict):
+            used.clear()
+            used.update(s.answered)
+        i.steps = 0
+        i.memo = None
+        i.decisions = 0
+        i.trace.events.clear()  # decisions write events even off the record
+        self.defaults.start = id(s)
+        i.defaults = self.defaults
+
+    def expand(self, s: Situation, max_paths: int) -> list[tuple[Fraction, Any]]:
+        """Every path of dice from ``s`` to the next situation (or the end), weighted."""
+        out: list[tuple[Fraction, Any]] = []
+        prefix: list[int] | None = []
+        paths = 0
+        while prefix is not None:
+            paths += 1
+            if paths > max_paths:
+                raise TooManyPaths(
+                    [
+                        error(
+                            f"{self.question.describe} has more than {max_paths} paths of "
+                            "dice between two of its situations",
+                            where="--max-paths",
+                            hint="raise --max-paths, or estimate it by sampling: "
+                            "rulekit prob ... --samples 100000",
+                        )
+                    ]
+                )
+            dice = _Dice(prefix)
+            where = self._run(s, dice)
+            out.append((Fraction(dice.num, dice.den), where))
+            prefix = dice.next_prefix()
+        return out
+
+    def _run(self, s: Situation, dice: _Dice) -> Any:
+        """Run from ``s`` to the first block boundary after a throw; the situation there,
+        or the outcome when the procedure ends."""
+        self._restore(s)
+        i = self.interp
+        i.dice = self.defaults.dice = dice
+        run = self.program.run
+        block = s.block
+        try:
+            while True:
+                went = run[block](i)
+                if isinstance(went, tuple):
+                    return self._outcome(went[0])
+                if went == END:
+                    return self._outcome(None)
+                block = went
+                if dice.choices:
+                    return Situation(
+                        block, i.locals, i.state, i.entity_count, self.inputs, self._answered()
+                    )
+        except TurnEnded:  # `end turn` outside a turn: the procedure stops there
+            return self._outcome(None)
+        finally:
+            self._note_provisional()
+
+    def _answered(self) -> dict[str, int]:
+        """How many answers of each ``--decide`` list are used (ScriptedPolicy.used)."""
+        used = getattr(self.interp.policy, "used", None)
+        return dict(used) if isinstance(used, dict) else {}
+
+    def _outcome(self, result: Any) -> Any:
+        i = self.interp
+        i.frames[1:] = []
+        i.locals = i.frames[0].locals
+        expr = self.question.of
+        if expr is None:
+            return unwrap(result)
+        return unwrap(i.evaluate(expr, {**self.inputs, "result": result}))
+
+    def _note_provisional(self) -> None:
+        used = self.interp.trace.provisional_used
+        for item in used:
+            if item not in self.provisional:
+                self.provisional.append(item)
+        used.clear()
+
+
+# ---- the absorbing chain --------------------------------------------------------------------
+
+
+def _absorption(chain: Chain, question: Question) -> dict[str, Fraction]:
+    """The probability of each outcome from the first situation: each strongly connected
+    set of situations solved once its successors are, as a system of linear equations."""
+    nodes = chain.nodes
+    solved: dict[int, dict[str, Fraction]] = {}
+    for component in _components(nodes):
+        members = set(component)
+        if len(component) == 1 and not any(
+            t == component[0] for _, t in nodes[component[0]].edges or ()
+        ):
+            solved[component[0]] = _combine(nodes[component[0]], solved)
+            continue
+        solved.update(_solve_component(nodes, component, members, solved, question))
+    return {k: p for k, p in solved[0].items() if p}
+
+
+def _combine(node: Situation, solved: dict[int, dict[str, Fraction]]) -> dict[str, Fraction]:
+    if node.edges is None:
+        return {UNRESOLVED: Fraction(1)}
+    out: dict[str, Fraction] = {}
+    for weight, target in node.edges:
+        if isinstance(target, int):
+            for k, p in solved[target].items():
+                out[k] = out.get(k, Fraction(0)) + weight * p
+        else:
+            out[target] = out.get(target, Fraction(0)) + weight
+    return out
+
+
+def _solve_component(
+    nodes: list[Situation],
+    component: list[int],
+    members: set[int],
+    solved: dict[int, dict[str, Fraction]],
+    question: Question,
+) -> dict[int, dict[str, Fraction]]:
+    """x_a = sum(w * x_b for b inside) + r_a, solved by Gauss-Jordan elimination: each row a
+    dict of coefficients over the component and a right-hand side over the outcomes."""
+    position = {m: k for k, m in enumerate(component)}
+    rows: list[tuple[dict[int, Fraction], dict[str, Fraction]]] = []
+    for m in component:
+        coeff: dict[int, Fraction] = {position[m]: Fraction(1)}
+        rhs: dict[str, Fraction] = {}
+        node = nodes[m]
+        if node.edges is None:
+            rhs[UNRESOLVED] = Fraction(1)
+        for weight, target in node.edges or ():
+            if isinstance(target, int) and target in members:
+                j = position[target]
+                coeff[j] = coeff.get(j, Fraction(0)) - weight
+            elif isinstance(target, int):
+                for k, p in solved[target].items():
+                    rhs[k] = rhs.get(k, Fraction(0)) + weight * p
+            else:
+                rhs[target] = rhs.get(target, Fraction(0)) + weight
+        rows.append((coeff, rhs))
+    size = len(component)
+    for col in range(size):
+        pivot = next((r for r in range(col, size) if rows[r][0].get(col)), None)
+        if pivot is None:
+            raise _endless(question, nodes[component[col]])
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        coeff, rhs = rows[col]
+        scale = coeff[col]
+        coeff = {j: c / scale for j, c in coeff.items() if c}
+        rhs = {k: p / scale for k, p in rhs.items()}
+        rows[col] = (coeff, rhs)
+        for r in range(size):
+            factor = rows[r][0].get(col) if r != col else None
+            if not factor:
+                continue
+            other, other_rhs = rows[r]
+            for j, c in coeff.items():
+                other[j] = other.get(j, Fraction(0)) - factor * c
+            for k, p in rhs.items():
+                other_rhs[k] = other_rhs.get(k, Fraction(0)) - factor * p
+            rows[r] = ({j: c for j, c in other.items() if c}, other_rhs)
+    return {m: {k: p for k, p in rows[position[m]][1].items() if p} for m in component}
+
+
+def _endless(question: Question, node: Situation) -> RuleRuntimeError:
+    return RuleRuntimeError(
+        [
+            error(
+                f"{question.describe} can go round for ever: a situation comes back to "
+                "itself whatever the dice say",
+                None,
+                hint="a loop whose condition nothing in it changes",
+            )
+        ]
+    )
+
+
+def _components(nodes: list[Situation]) -> list[list[int]]:
+    """Tarjan's strongly connected components, successors before predecessors (iterative:
+    a long chain of situations must not exhaust Python's stack)."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list[int] = []
+    out: list[list[int]] = []
+    counter = 0
+    for root in range(len(nodes)):
+        if root in index:
+            continue
+        work: list[tuple[int, int]] = [(root, 0)]
+        while work:
+            v, k = work.pop()
+            if k == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on_stack.add(v)
+            successors = [t for _, t in nodes[v].edges or () if isinstance(t, int)]
+            recurse = False
+            while k < len(successors):
+                w = successors[k]
+                k += 1
+                if w not in index:
+                    work.append((v, k))
+                    work.append((w, 0))
+                    recurse = True
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            if recurse:
+                continue
+            if low[v] == index[v]:
+                component = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    component.append(w)
+                    if w == v:
+                        break
+                out.append(component)
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[v])
+    return out

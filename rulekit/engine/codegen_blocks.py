@@ -1,0 +1,256 @@
+"""A procedure as resumable blocks: the code exact analysis runs between situations.
+
+rulekit.analysis.situations solves a procedure by its situations (where it is, its locals,
+the game state) instead of by its paths of dice. For that it must stop a run at a place in
+the procedure, keep the situation, and later start again from there. Python cannot jump into
+the middle of a function, so here a procedure's body is cut into blocks at its statements,
+each one generated Python function ``b<k>(i)`` (written by rulekit.engine.codegen's ``Gen``,
+untraced) that runs one statement and returns where to go next:
+
+- an ``int``: the next block; ``END`` when the body falls off its end;
+- a 1-tuple: the procedure returned that value (a ``return`` anywhere, also in a loop).
+
+``if`` and ``while`` become blocks of their own that only test and branch, so their bodies
+are blocks too: a situation can be taken at any statement of the procedure, in any branch or
+round of a loop. A ``for each`` stays one block (its iteration is Python's, with no place to
+resume), as do the procedures it calls.
+
+Each block also knows which locals may still be read from its start (``live``): a local that
+is dead there (a die already used) does not tell two situations apart, so the runs that
+reached them merge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from attrs import frozen
+
+from rulekit.book.check_exprs import placeholders
+from rulekit.engine.codegen import Gen, Writer, may_be_local
+from rulekit.engine.codegen_runtime import RUNTIME
+from rulekit.engine.reach import names_reached
+from rulekit.language import nodes as n
+
+if TYPE_CHECKING:
+    from rulekit.engine.compiler import Compiler
+
+END = -1  # the body fell off its end: the procedure returns nothing
+Block = Callable[[Any], "int | tuple[Any]"]
+
+
+@frozen
+class Blocks:
+    """A procedure's body as blocks: ``run[k]`` runs block k; ``live[k]`` are the locals that
+    may be read from its start; ``entry`` is the first block; ``source`` the text."""
+
+    name: str
+    entry: int
+    run: tuple[Block, ...]
+    live: tuple[frozenset[str], ...]
+    spans: tuple[n.Span | None, ...]
+    source: str
+    reached: frozenset[str]  # every name the procedure and what it calls may mention
+
+
+def blocks(comp: Compiler, decl: n.ProcedureDecl) -> Blocks:
+    """The blocks of a procedure, generated once per checked rulebook."""
+    known = comp.block_programs.get(decl.name)
+    if known is None:
+        known = comp.block_programs[decl.name] = _Builder(comp, decl).build()
+    return known
+
+
+class _Builder:
+    def __init__(self, comp: Compiler, decl: n.ProcedureDecl) -> None:
+        self.decl = decl
+        self.comp = comp
+        self.gen = Gen(comp, False, may_be_local(decl.params, decl.body))
+        self.w: Writer = self.gen.w
+        self.count = 0
+        self.live: dict[int, frozenset[str]] = {}
+        self.spans: dict[int, n.Span | None] = {}
+        self.names = self.gen.local  # only these can be locals
+        # `x = v` writes a local x if there is one, else the state variable x: whether x is
+        # a local then matters, so such an x stays alive
+        self.shared = self.names & (set(comp.book.states) | set(comp.book.tracks))
+
+    def build(self) -> Blocks:
+        entry = self.sequence(self.decl.body, END, frozenset(), None, self.decl.ref)
+        namespace: dict[str, Any] = dict(RUNTIME)
+        namespace.update(self.w.names)
+        lines = [line for h in self.w.helpers for line in h.lines] + self.w.lines
+        source = "\n".join(lines) + "\n"
+        filename = f"<rulekit blocks {self.decl.name}>"
+        exec(compile(source, filename, "exec"), namespace)  # our own text (codegen docstring)
+        run = tuple(namespace[f"b{k}"] for k in range(self.count))
+        live = tuple(self.live[k] for k in range(self.count))
+        spans = tuple(self.spans[k] for k in range(self.count))
+        decl = self.decl
+        reached = names_reached(self.comp.book, self.comp.tables, [*decl.body, *decl.params])
+        return Blocks(decl.name, entry, run, live, spans, source, frozenset(reached))
+
+    def _open(self, span: n.Span | None, live: frozenset[str]) -> int:
+        k = self.count
+        self.count += 1
+        self.live[k] = live
+        self.spans[k] = span
+        w = self.w
+        w.level = 0
+        w.span = span
+        w.line(f"def b{k}(i):")
+        w.level = 1
+        w.line("L = i.locals")
+        return k
+
+    def sequence(
+        self,
+        body: tuple[n.Stmt, ...],
+        after: int,
+        live_after: frozenset[str],
+        inherited: n.RuleRef | None,
+        rule: n.RuleRef | None,
+    ) -> int:
+        """Blocks for ``body``, last first; the first block's number (``after`` if empty)."""
+        nxt, live = after, live_after
+        for s in reversed(body):
+            nxt, live = self.statement(s, nxt, live, inherited, rule)
+        return nxt
+
+    def statement(
+        self,
+        s: n.Stmt,
+        after: int,
+        live_after: frozenset[str],
+        inherited: n.RuleRef | None,
+        rule: n.RuleRef | None,
+    ) -> tuple[int, frozenset[str]]:
+        if isinstance(s, n.If):
+            return self._if(s, after, live_after, inherited, rule)
+        if isinstance(s, n.While):
+            return self._while(s, after, live_after, inherited, rule)
+        live = self._live_before(s, live_after)
+        k = self._open(s.span, live)
+        self.gen.statement(s, inherited, rule)
+        self.w.line(f"return {after}")
+        return k, live
+
+    def _if(
+        self,
+        s: n.If,
+        after: int,
+        live_after: frozenset[str],
+        inherited: n.RuleRef | None,
+        rule: n.RuleRef | None,
+    ) -> tuple[int, frozenset[str]]:
+        base = inherited or rule
+        targets: list[tuple[int, frozenset[str]]] = []
+        for b in s.branches:
+            entry = self.sequence(b.body, after, live_after, b.ref or inherited, rule)
+            targets.append((entry, self._live_of(b.body, live_after)))
+        otherwise = self.sequence(s.otherwise, after, live_after, inherited, rule)
+        live = self._live_of(s.otherwise, live_after)
+        for b, (_, body_live) in zip(s.branches, targets, strict=True):
+            live = live | body_live | self._reads(b.cond)
+        k = self._open(s.span, live)
+        w, gen = self.w, self.gen
+        w.line("i.steps += 1")
+        w.line(f"if i.steps > i.max_steps: raise i.over_budget({w.const(s.span)})")
+        for b, (entry, _) in zip(s.branches, targets, strict=True):
+            w.line(f"i.ref = {w.const(b.ref or base)}")
+            w.line(f"if {gen.cond(b.cond)}:")
+            w.line(f"    return {entry}")
+        w.line(f"return {otherwise}")
+        return k, live
+
+    def _while(
+        self,
+        s: n.While,
+        after: int,
+        live_after: frozenset[str],
+        inherited: n.RuleRef | None,
+        rule: n.RuleRef | None,
+    ) -> tuple[int, frozenset[str]]:
+        # the loop's head is numbered before its body, which goes back to it
+        k = self.count
+        self.count += 1
+        live = live_after | self._reads(s.cond)
+        while True:  # live at the head: what is read after the loop, or by a round
+            grown = live | self._live_of(s.body, live)
+            if grown == live:
+                break
+            live = grown
+        body = self.sequence(s.body, k, live, s.ref or inherited, rule)
+        self.live[k], self.spans[k] = live, s.span
+        w, gen = self.w, self.gen
+        w.level, w.span = 0, s.span
+        w.line(f"def b{k}(i):")
+        w.level = 1
+        w.line("L = i.locals")
+        w.line("i.steps += 1")
+        w.line(f"if i.steps > i.max_steps: raise i.over_budget({w.const(s.span)})")
+        w.line(f"i.ref = {w.const(s.ref or inherited or rule)}")
+        w.line(f"return {body} if {gen.cond(s.cond)} else {after}")
+        return k, live
+
+    # ---- which locals may still be read --------------------------------------------------
+
+    def _live_of(self, body: tuple[n.Stmt, ...], live_after: frozenset[str]) -> frozenset[str]:
+        live = live_after
+        for s in reversed(body):
+            live = self._live_before(s, live)
+        return live
+
+    def _live_before(self, s: n.Stmt, live: frozenset[str]) -> frozenset[str]:
+        """Backward liveness of one statement: what it reads, and what is read after it
+        unless it sets it first. Anything it does not know keeps every name alive."""
+        if isinstance(s, n.Let):
+            return (live - {s.name}) | self._reads(s.value)
+        if isinstance(s, n.Assign) and len(s.target) == 1 and s.op == "=":
+            kept = live if s.target[0] in self.shared else live - {s.target[0]}
+            return kept | self._reads(s.value)
+        if isinstance(s, n.Assign):
+            return live | {s.target[0]} | self._reads(s.value)
+        if isinstance(s, n.Return):
+            return self._reads(s.value) if s.value is not None else frozenset()
+        if isinstance(s, n.If):
+            out = self._live_of(s.otherwise, live)
+            for b in s.branches:
+                out = out | self._live_of(b.body, live) | self._reads(b.cond)
+            return out
+        if isinstance(s, n.While | n.ForEach):
+            head = live | self._reads(s.cond if isinstance(s, n.While) else s.iterable)
+            while True:
+                grown = head | self._live_of(s.body, head)
+                if grown == head:
+                    return head
+                head = grown
+        if isinstance(s, n.Choose):
+            reads = self._reads(s.options) | self._reads(s.default)
+            return (live - {s.name}) | reads
+        if isinstance(s, n.ExprStmt | n.Require | n.NoteStmt | n.Pass):
+            return live | self._reads(s)
+        return frozenset(self.names)  # a statement not known here: everything may be read
+
+    def _reads(self, node: Any) -> frozenset[str]:
+        """The local names an expression or statement may read (its texts' ``{x}`` too)."""
+        found: set[str] = set()
+        stack = [node]
+        while stack:
+            x = stack.pop()
+            if x is None:
+                continue
+            if isinstance(x, n.Name):
+                found.add(x.id)
+            elif isinstance(x, n.Str) and "{" in x.value:
+                found.update(p.split(".")[0] for p in placeholders(x.value))
+            elif isinstance(x, n.NoteStmt) and "{" in x.text:
+                found.update(p.split(".")[0] for p in placeholders(x.text))
+            elif isinstance(x, n.Assign):
+                found.add(x.target[0])
+            for field in getattr(type(x), "__attrs_attrs__", ()):
+                value = getattr(x, field.name)
+                items = value if isinstance(value, tuple) else (value,)
+                stack.extend(v for v in items if hasattr(type(v), "__attrs_attrs__"))
+        return frozenset(found & self.names)

@@ -1,0 +1,169 @@
+"""Exact distributions by situations (rulekit.analysis.situations) against independent
+computations: a battle fought to the end solved by a Markov recursion written here, loops
+that repeat a situation, loops cut at a tolerance, and the path-by-path enumeration on every
+procedure of two rulebooks that it can finish."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+import pytest
+from conftest import RULEBOOKS, run_cli
+
+from rulekit.analysis.prob import ask, exact
+from rulekit.analysis.situations import TooManySituations, solve_by_situations
+from rulekit.book.checker import Checked, load
+from rulekit.errors import RulekitError
+
+ROOT = Path(__file__).resolve().parent.parent
+BATTLE = str(ROOT / "examples" / "battle" / "rulebook.rk")
+
+
+@pytest.fixture(scope="module")
+def battle() -> Checked:
+    return load(BATTLE)
+
+
+def _round(attacking: int, defending: int) -> dict[tuple[int, int], Fraction]:
+    """One round by brute force over every ordered throw: (attacker's loss, defender's)."""
+    out: dict[tuple[int, int], int] = {}
+    for a in itertools.product(range(1, 7), repeat=attacking):
+        for d in itertools.product(range(1, 7), repeat=defending):
+            pairs = zip(sorted(a, reverse=True), sorted(d, reverse=True), strict=False)
+            lost = sum(1 for x, y in pairs if x <= y)  # a tie goes to the defender
+            key = (lost, min(attacking, defending) - lost)
+            out[key] = out.get(key, 0) + 1
+    total = 6 ** (attacking + defending)
+    return {k: Fraction(v, total) for k, v in out.items()}
+
+
+@cache
+def _fought_to_the_end(attacker: int, defender: int) -> dict[int, Fraction]:
+    """The attacker's armies left, by recursion over the armies of both sides."""
+    if attacker == 0 or defender == 0:
+        return {attacker: Fraction(1)}
+    out: dict[int, Fraction] = {}
+    for (lost, won), p in _round(min(3, attacker), min(2, defender)).items():
+        for left, q in _fought_to_the_end(attacker - lost, defender - won).items():
+            out[left] = out.get(left, Fraction(0)) + p * q
+    return out
+
+
+@pytest.mark.parametrize(("attacker", "defender"), [(3, 2), (5, 3), (6, 4)])
+def test_a_battle_fought_to_the_end_is_exact(battle: Checked, attacker: int, defender: int) -> None:
+    dist = exact(battle, ask(battle, "battle", at=[f"attacker={attacker}", f"defender={defender}"]))
+    assert {o.value: o.p for o in dist.outcomes} == _fought_to_the_end(attacker, defender)
+    # about two situations per pair of armies reached (a round's start, its losses),
+    # not one per path of dice
+    assert dist.situations is not None
+    assert dist.situations <= 2 * (attacker + 1) * (defender + 1) < dist.paths
+    assert dist.unresolved == 0
+
+
+def test_paths_alone_cannot_finish_the_battle(battle: Checked) -> None:
+    with pytest.raises(RulekitError, match="more than 20000 paths of dice"):
+        exact(battle, ask(battle, "battle"), 20_000, method="paths")
+
+
+def test_a_situation_that_comes_back_is_solved_as_a_chain(battle: Checked) -> None:
+    # roll until a six; the die before it is 0 (none) or 1-5, each 1/6 by symmetry
+    dist = exact(battle, ask(battle, "before_six"))
+    assert {o.value: o.p for o in dist.outcomes} == {k: Fraction(1, 6) for k in range(6)}
+    assert dist.unresolved == 0
+
+
+def test_a_loop_that_never_repeats_is_cut_at_the_tolerance(battle: Checked) -> None:
+    dist = solve_by_situations(battle, ask(battle, "throws_to_six"), tolerance=1e-6)
+    found = {o.value: o.p for o in dist.outcomes}
+    assert sorted(found) == list(range(1, max(found) + 1))
+    for throws, p in found.items():  # geometric: five misses in six, then a six
+        assert p == Fraction(5, 6) ** (throws - 1) * Fraction(1, 6)
+    # what is left: no six in the first max(found) throws; each situation left unexplored is
+    # less likely than the tolerance, their sum may be a little more
+    assert dist.unresolved == Fraction(5, 6) ** max(found)
+    assert 0 < dist.unresolved < Fraction(1, 10**4)
+    assert sum(found.values()) + dist.unresolved == 1
+
+
+def test_without_a_tolerance_the_situation_budget_stops_it(battle: Checked) -> None:
+    with pytest.raises(TooManySituations, match="more than 50 situations"):
+        solve_by_situations(battle, ask(battle, "throws_to_six"), max_situations=50)
+
+
+def test_the_command_line_names_the_budgets_and_keeps_fractions() -> None:
+    result = run_cli("prob", BATTLE, "throws_to_six", "--max-situations", "50")
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert "--max-situations" in result.stderr and "--tolerance" in result.stderr
+    assert "--samples" in result.stderr
+    result = run_cli("prob", BATTLE, "throws_to_six", "--tolerance", "1e-4", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    unresolved = Fraction(data["unresolved"]["p"])
+    assert 0 < unresolved < Fraction(1, 10**2) and data["situations"] > 1
+    assert sum(Fraction(o["p"]) for o in data["outcomes"]) + unresolved == 1
+    shown = run_cli("prob", BATTLE, "throws_to_six", "--tolerance", "1e-4")
+    assert "unresolved: p = " in shown.stdout and "situation(s)" in shown.stdout
+
+
+def test_a_battle_of_ten_against_ten_on_the_command_line() -> None:
+    # the README's example; the numbers from the recursion above
+    result = run_cli("prob", BATTLE, "battle", "--at", "attacker=4", "--at", "defender=4", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    found = {o["value"]: Fraction(o["p"]) for o in data["outcomes"]}
+    assert found == _fought_to_the_end(4, 4)
+
+
+@pytest.mark.parametrize("book", ["gato_leader", "attack_sub"])
+def test_every_procedure_agrees_with_the_paths_it_can_enumerate(book: str) -> None:
+    checked = load(str(RULEBOOKS / book))
+    compared = 0
+    for name, decl in checked.book.procedures.items():
+        if decl.params:
+            continue
+        try:
+            paths = exact(checked, ask(checked, name), 2_000, method="paths")
+        except RulekitError:
+            continue  # too many paths, or it needs inputs: nothing to compare with
+        merged = exact(checked, ask(checked, name))
+        assert [(repr(o.value), o.p) for o in merged.outcomes] == [
+            (repr(o.value), o.p) for o in paths.outcomes
+        ], name
+        assert set(merged.provisional_used) == set(paths.provisional_used), name
+        compared += 1
+    assert compared >= 5
+
+
+def test_the_combat_round_agrees_with_its_paths(silent_war: Checked) -> None:
+    given = str(ROOT / "examples" / "silent_war" / "spearfish_14_15.toml")
+    for of in (None, "sub.damage"):
+        paths = exact(
+            silent_war, ask(silent_war, "combat_round", given=given, of=of), method="paths"
+        )
+        merged = exact(silent_war, ask(silent_war, "combat_round", given=given, of=of))
+        assert merged.outcomes == paths.outcomes
+        assert merged.situations is not None and merged.paths < paths.paths
+
+
+def test_decide_answers_go_in_order_in_every_situation(make_rulebook) -> None:  # type: ignore[no-untyped-def]
+    root = make_rulebook(
+        """rulebook "twice"
+dice d6 = 1..6
+
+procedure twice -> int
+    choose first from [1, 2] default 1 "dice first"
+    let a = roll first d6
+    choose second from [1, 2] default 1 "dice second"
+    return a + (roll second d6)
+"""
+    )
+    checked = load(str(root))
+    # --decide first=2 --decide second=... : each decision its own answers
+    q = ask(checked, "twice", decide=["first=2", "second=2"])
+    dist = exact(checked, q)
+    assert dist.mean == 14  # four dice
+    assert exact(checked, ask(checked, "twice", decide=["first=2"])).mean == Fraction(21, 2)
