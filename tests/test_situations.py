@@ -167,3 +167,46 @@ procedure twice -> int
     dist = exact(checked, q)
     assert dist.mean == 14  # four dice
     assert exact(checked, ask(checked, "twice", decide=["first=2"])).mean == Fraction(21, 2)
+
+
+KEEP_BOOK = """rulebook "keep"
+dice d6 = 1..6
+
+procedure lowest_plus_one -> int
+    return roll lowest of 4 d6 + 1
+
+procedure sixes -> int
+    let r = roll highest of 3 d6
+    return count(d for d in r.dice if d = 6)
+"""
+
+
+def test_a_keep_roll_is_thrown_as_the_value_kept(make_rulebook) -> None:  # type: ignore[no-untyped-def]
+    checked = load(str(make_rulebook(KEEP_BOOK)))
+    dist = exact(checked, ask(checked, "lowest_plus_one"))
+    assert dist.paths == 6  # the lowest of four d6 is 1..6: six outcomes, not 126 multisets
+    brute: dict[int, Fraction] = {}
+    for faces in itertools.product(range(1, 7), repeat=4):
+        brute[min(faces) + 1] = brute.get(min(faces) + 1, Fraction(0)) + Fraction(1, 6**4)
+    assert {o.value: o.p for o in dist.outcomes} == brute
+
+
+def test_a_keep_roll_whose_faces_are_read_is_thrown_die_by_die(make_rulebook) -> None:  # type: ignore[no-untyped-def]
+    checked = load(str(make_rulebook(KEEP_BOOK)))
+    dist = exact(checked, ask(checked, "sixes"))
+    brute: dict[int, Fraction] = {}
+    for faces in itertools.product(range(1, 7), repeat=3):
+        brute[faces.count(6)] = brute.get(faces.count(6), Fraction(0)) + Fraction(1, 6**3)
+    assert {o.value: o.p for o in dist.outcomes} == brute
+
+
+def test_the_gato_spread_is_ten_outcomes() -> None:
+    gato = load(str(RULEBOOKS / "gato_leader"))
+    at = ["fired=6", "year=1943", "skill=0", "target_range=0", "torpedo=mk27"]
+    dist = exact(gato, ask(gato, "torpedo_spread", at=at))
+    assert dist.paths == 10  # keep-highest of six d10 grouped by the value kept
+    # the highest of six d10 is v in v^6 - (v-1)^6 of 10^6 throws; +5 for the spread and
+    # the Mk 27 (+2) at skill 0 and range 0
+    assert {o.value: o.p for o in dist.outcomes} == {
+        v + 7: Fraction(v**6 - (v - 1) ** 6, 10**6) for v in range(1, 11)
+    }

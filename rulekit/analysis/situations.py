@@ -39,7 +39,7 @@ from rulekit.analysis.outcomes import (
 from rulekit.book.checker import Checked
 from rulekit.engine.codegen_blocks import END, Blocks, blocks
 from rulekit.engine.compiler import compiler_for
-from rulekit.engine.dice import Die
+from rulekit.engine.dice import DiceNeeded, Die, kept_outcomes
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.reach import names_reached
 from rulekit.engine.runtime import Frame, GameState, TurnEnded
@@ -54,10 +54,23 @@ class _Dice(PathDice):
     """PathDice whose weight is kept as two ints (numerator, denominator), a Fraction only
     once the run is over: a run throws many dice and Fraction arithmetic is slow."""
 
-    def __init__(self, prefix: list[int]) -> None:
+    def __init__(self, prefix: list[int], full: set[str]) -> None:
         super().__init__(prefix)
         self.num = 1
         self.den = 1
+        self.full = full  # keep rolls whose faces were read: thrown die by die
+
+    def throw_kept(self, die: Die, count: int, keep: str, where: str) -> int | None:
+        """The value a keep-highest/lowest roll keeps, thrown as one outcome of few (the
+        roll's faces are then unknown: reading them raises DiceNeeded); None where the
+        faces are needed."""
+        if where in self.full:
+            return None
+        outcomes = kept_outcomes(die, count, keep)
+        value, ways = outcomes[self._next(len(outcomes))]
+        self.num *= ways
+        self.den *= len(die.faces) ** count
+        return value
 
     def throw(self, die: Die, where: str) -> int:
         choice = self._next(len(die.faces))
@@ -191,8 +204,23 @@ def solve_by_situations(
     situation. ``max_paths`` bounds the paths of dice between two situations."""
     comp = compiler_for(checked, generating=True)
     decl = checked.book.procedures[question.target.name]
-    program = blocks(comp, decl)
-    runner = _Runner(checked, question, program, max_steps)
+    runner = _Runner(checked, question, blocks(comp, decl), max_steps)
+    while True:
+        try:
+            return _solve(runner, question, max_situations, max_paths, max_seconds, tolerance)
+        except DiceNeeded as needed:  # a keep roll's faces are read: throw them all, anew
+            runner.full.add(needed.where)
+            runner.defaults.known.clear()
+
+
+def _solve(
+    runner: _Runner,
+    question: Question,
+    max_situations: int,
+    max_paths: int,
+    max_seconds: float | None,
+    tolerance: float,
+) -> Distribution:
     chain = Chain()
     start = runner.start()
     root = _add(chain, runner, start, 1.0, max_situations, question)
@@ -297,6 +325,7 @@ class _Runner:
         self.args: dict[str, Any] = {}
         self.inputs: dict[str, Any] = {}  # the inputs of the run under way
         self.defaults = _Defaults()
+        self.full: set[str] = set()  # keep rolls to throw die by die (see dice.Unthrown)
         self.provisional: list[str] = []
         self.frame_name = f"procedure {program.name}"
         # the state variables the procedure (and what it calls, and --of) may read or write;
@@ -311,6 +340,8 @@ class _Runner:
         """The situation at the procedure's first block, its arguments bound as a call binds
         them (the call is made, and stopped as it enters the procedure)."""
         i = self.interp
+        i.frames[1:] = []  # a solve started again (DiceNeeded) may have left a run's frames
+        i.locals = i.frames[0].locals
         self.args = self.question.setup(i)
         proc = i.code.procedure(self.program.name)
         if proc.untraced is None:  # built on first use
@@ -393,7 +424,7 @@ class _Runner:
                         )
                     ]
                 )
-            dice = _Dice(prefix)
+            dice = _Dice(prefix, self.full)
             where = self._run(s, dice)
             out.append((Fraction(dice.num, dice.den), where))
             prefix = dice.next_prefix()

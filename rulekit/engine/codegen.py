@@ -278,7 +278,12 @@ class Gen:
             combined = f"({value}.total if type({value}) is _RollValue else {value})"
         else:
             sign, span = s.op[0], w.const(s.span)
-            fast = f"{old} {sign} {value}" if sign in "+-" else None
+            r = w.temp()
+            fast = (
+                f"({r} if -_BIG < ({r} := {old} {sign} {value}) < _BIG else _sized(i, {r}, {span}))"
+                if sign in "+-"
+                else None
+            )
             slow = f"i._arith({sign!r}, {old}, {value}, {span})"
             combined = (
                 f"({fast} if type({old}) is int and type({value}) is int else {slow})"
@@ -653,7 +658,9 @@ class Gen:
         a, b, span = w.temp(), w.temp(), w.const(e.span)
         op = e.op
         if op in ("+", "-", "*"):
-            fast = f"{a} {op} {b}"
+            r = w.temp()
+            # a result too big for the closures is too big here: the same error (sized)
+            fast = f"({r} if -_BIG < ({r} := {a} {op} {b}) < _BIG else _sized(i, {r}, {span}))"
             # both sides are evaluated before either is tested: '&' does not short-circuit
             test = f"(type({a} := {left}) is int) & (type({b} := {right}) is int)"
             if op == "+":

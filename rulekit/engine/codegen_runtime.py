@@ -17,7 +17,16 @@ from rulekit.engine.builtins import BUILTINS, BuiltinError
 from rulekit.engine.compile_lookups import _QUICK, _SLOW, _builtin_message
 from rulekit.engine.compile_stmts import _default, _repeats
 from rulekit.engine.policy import DecisionRequest
-from rulekit.engine.runtime import MAX_NESTING, ORDER, Frame, Memo, TurnEnded, clamp_track
+from rulekit.engine.runtime import (
+    MAX_NESTING,
+    ORDER,
+    Frame,
+    Memo,
+    TurnEnded,
+    charge,
+    clamp_track,
+    sized,
+)
 from rulekit.engine.trace import (
     CheckEvent,
     DecisionEvent,
@@ -131,14 +140,24 @@ RUNTIME: dict[str, Any] = {
 
 
 def _join_or_arith(i: Interpreter, a: Any, b: Any, span: n.Span) -> Any:
-    """``a + b`` when not both ints: lists join, numbers add (the closure's slower path)."""
+    """``a + b`` when not both ints: lists join (a step per item, as the closure charges),
+    numbers add (the closure's slower path)."""
     pa, pb = plain(a), plain(b)
     if isinstance(pa, tuple) and isinstance(pb, tuple):
+        charge(i, len(pa) + len(pb), span)
         return pa + pb
     return i._arith("+", a, b, span)
 
 
+def _sized(i: Interpreter, value: int, span: n.Span) -> int:
+    """An int result beyond ``_BIG``: kept if it has at most MAX_DIGITS digits, else the
+    error the closures give (runtime.sized)."""
+    return sized(i, value, span)  # type: ignore[no-any-return]
+
+
 RUNTIME["_join_or_arith"] = _join_or_arith
+RUNTIME["_sized"] = _sized
+RUNTIME["_BIG"] = 1 << 64  # as compiler._BIG: a result below it is certainly not too big
 
 
 def _stepped(i: Interpreter, span: n.Span) -> Interpreter:

@@ -12,7 +12,7 @@ from attrs import evolve
 from rulekit.book import graph
 from rulekit.book.tables import CompiledTable, LookupMiss
 from rulekit.engine.builtins import BUILTINS, BuiltinError, work
-from rulekit.engine.dice import Die, throw_dice
+from rulekit.engine.dice import Die, Unthrown, throw_dice
 from rulekit.engine.runtime import Frame, charge
 from rulekit.engine.trace import (
     DrawEvent,
@@ -144,6 +144,7 @@ def roll(comp: Compiler, spec: n.DiceSpec, mods: tuple[n.RollMod, ...], span: n.
     shown = str(spec)
     at = str(span)
     explode, reroll = spec.explode, spec.reroll
+    simple = reroll is None and not explode  # a keep roll that can be thrown as its kept value
 
     def run(i: Interpreter) -> RollValue:
         if die is None:
@@ -152,15 +153,23 @@ def roll(comp: Compiler, spec: n.DiceSpec, mods: tuple[n.RollMod, ...], span: n.
         if not isinstance(number, int) or number < 1:
             raise i.fail(f"cannot roll {show(number)} dice", spec.span)
         charge(i, number - 1, spec.span)  # each die one step, the roll's own included
-        faces = throw_dice(i.dice, die, number, i._where(span))
-        if reroll is not None or explode:
-            faces = _reroll_and_explode(i, die, faces, reroll, explode, i._where(span), spec.span)
-        if keep == "highest":
-            natural = max(faces)
-        elif keep == "lowest":
-            natural = min(faces)
+        kept = getattr(i.dice, "throw_kept", None) if keep != "sum" and simple else None
+        faces: tuple[int, ...]
+        if kept is not None and number > 1 and (value := kept(die, number, keep, at)) is not None:
+            # exact analysis: only the value kept is thrown (see dice.Unthrown)
+            natural, faces = value, Unthrown(value, at)
         else:
-            natural = sum(faces)
+            faces = throw_dice(i.dice, die, number, i._where(span))
+            if reroll is not None or explode:
+                faces = _reroll_and_explode(
+                    i, die, faces, reroll, explode, i._where(span), spec.span
+                )
+            if keep == "highest":
+                natural = max(faces)
+            elif keep == "lowest":
+                natural = min(faces)
+            else:
+                natural = sum(faces)
         terms: list[Term] = []
         for term in terms_of:
             terms.extend(term(i))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.engine.builtins import BUILTINS
 from rulekit.engine.policy import DecisionRequest
 from rulekit.engine.reach import may_decide, pure
-from rulekit.engine.runtime import Memo, TurnEnded, clamp_track
+from rulekit.engine.runtime import Memo, TurnEnded, clamp_track, sized
 from rulekit.engine.trace import CheckEvent, DecisionEvent, NoteEvent, ValueEvent
 from rulekit.engine.values import (
     Entity,
@@ -407,6 +407,9 @@ def _note(
 # ---- assignments ---------------------------------------------------------------------------
 
 
+_BIG = 1 << 64  # a result below this in size is certainly not too big (runtime.sized)
+
+
 def _combine(op: str, span: n.Span) -> Combine:
     if op == "=":
         return lambda i, old, value: value.total if type(value) is RollValue else value
@@ -414,7 +417,10 @@ def _combine(op: str, span: n.Span) -> Combine:
 
     def arith(i: Interpreter, old: Any, value: Any) -> Any:
         if type(old) is int and type(value) is int and sign in "+-":
-            return old + value if sign == "+" else old - value
+            result = old + value if sign == "+" else old - value
+            if -_BIG < result < _BIG:
+                return result
+            return sized(i, result, span)  # `x += x` in a loop: as `x = x + x`
         return i._arith(sign, old, value, span)
 
     return arith

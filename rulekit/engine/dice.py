@@ -126,3 +126,47 @@ class ForcedDice:
                 ]
             )
         return value
+
+
+class DiceNeeded(BaseException):
+    """The faces of a keep-highest/lowest roll were read where only the kept value was
+    thrown (``Unthrown``): exact analysis then throws that roll's dice in full. A
+    BaseException: nothing in the engine may take it for a rule's error."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(where)
+        self.where = where
+
+
+class Unthrown(tuple):  # type: ignore[type-arg]
+    """The dice of a roll of which only the kept value was thrown (exact analysis groups a
+    keep-highest roll by the value kept: six d10 are 10 outcomes, not 5,005 multisets).
+    It compares and hashes as the kept value; reading its faces raises DiceNeeded."""
+
+    where: str
+
+    def __new__(cls, kept: int, where: str) -> Unthrown:
+        made = super().__new__(cls, (kept,))
+        made.where = where
+        return made
+
+    def _needed(self, *args: object) -> None:
+        raise DiceNeeded(self.where)
+
+    __iter__ = __len__ = __getitem__ = __contains__ = __reversed__ = _needed  # type: ignore[assignment]
+
+
+def kept_outcomes(die: Die, count: int, keep: str) -> tuple[tuple[int, int], ...]:
+    """The values the highest (or lowest) of ``count`` throws can keep, each with the number
+    of ordered throws keeping it, out of ``len(die.faces) ** count``."""
+    faces = die.faces
+    out = []
+    for value in sorted(set(faces)):
+        if keep == "highest":
+            within, beyond = sum(f <= value for f in faces), sum(f < value for f in faces)
+        else:
+            within, beyond = sum(f >= value for f in faces), sum(f > value for f in faces)
+        ways = within**count - beyond**count
+        if ways:
+            out.append((value, ways))
+    return tuple(out)
