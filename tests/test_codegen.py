@@ -1,8 +1,8 @@
 """Procedures generated as Python source (rulekit.engine.codegen) against the closures.
 
 One engine: the generated code must write byte-identical JSON traces. Here a sample of
-seeds of every bundled scenario; bench/differential.py plays hundreds, and the whole suite
-runs under the generated engine with RULEKIT_ENGINE=generated.
+seeds of every bundled scenario; bench/differential.py plays hundreds. The generated engine
+is the default; the whole suite also runs under the closures alone (RULEKIT_ENGINE=closures).
 """
 
 from __future__ import annotations

@@ -479,19 +479,25 @@ def test_diff_probe_whose_of_does_not_parse_or_names_nothing() -> None:
 
 @pytest.mark.parametrize("engine", ["closures", "generated"])
 @pytest.mark.parametrize(
-    ("body", "message"),
+    ("body", "message", "where"),
     [
-        ("    x = 3\n    while true:\n        x = x * x\n", "more than 1000 digits"),
-        ("    x = 3\n    while true:\n        x += x\n", "more than 1000 digits"),
-        ("    l = [1]\n    while true:\n        l = l + l\n", BUDGET),
+        ("    x = 3\n    while true:\n        x = x * x\n", "more than 1000 digits", ":7:"),
+        ("    x = 3\n    while true:\n        x += x\n", "more than 1000 digits", ":7:"),
+        ("    l = [1]\n    while true:\n        l = l + l\n", BUDGET, ":7:"),
+        ("    return count(range(1, 100000000))\n", BUDGET, ":5:"),
     ],
 )
 def test_both_engines_bound_the_work(
-    make_rulebook: Make, monkeypatch: pytest.MonkeyPatch, engine: str, body: str, message: str
+    make_rulebook: Make,
+    monkeypatch: pytest.MonkeyPatch,
+    engine: str,
+    body: str,
+    message: str,
+    where: str,
 ) -> None:
     # the generated code's quick paths for ints and lists check sizes and charge steps as
     # the closures do: the same error, in the same place, under either engine
     monkeypatch.setenv("RULEKIT_ENGINE", engine)
     book = make_rulebook(proc(body))
     err = fails(timed("resolve", book, "p", "--seed", "1"))
-    assert message in err and "rulebook.rk:7:" in err
+    assert message in err and f"rulebook.rk{where}" in err

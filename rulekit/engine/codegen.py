@@ -55,8 +55,9 @@ Body = Callable[["Interpreter"], "tuple[Any] | None"]
 
 
 def enabled() -> bool:
-    """Whether procedures run as generated source (RULEKIT_ENGINE=generated) or as closures."""
-    return os.environ.get("RULEKIT_ENGINE", "") == "generated"
+    """Whether procedures run as generated source (the default) or as closures alone
+    (RULEKIT_ENGINE=closures: kept for the differential tests until the closures go)."""
+    return os.environ.get("RULEKIT_ENGINE", "generated") != "closures"
 
 
 # ---- the source and its line map ----------------------------------------------------------
@@ -430,7 +431,7 @@ class Gen:
             for attr in attrs:
                 value = f"i._attr({value}, {attr!r}, {w.const(span)})"
             parts.append(f"({w.const('{' + dotted + '}')}, _show({value})), ")
-        return f"_fill({w.const(text)}, ({''.join(parts)}))"
+        return f"_fill(i, {w.const(span)}, {w.const(text)}, ({''.join(parts)}))"
 
     def _graph_call(self, e: n.Call) -> str:
         comp, w = self.comp, self.w
@@ -530,6 +531,7 @@ class Gen:
             sub.line(f"{items} = _plain({self.expr(iterable)})")
             sub.line(f"if type({items}) is not tuple:")
             sub.line(f"    {items} = i._iterate({items}, {sub.const(iterable.span)})")
+            sub.line(f"_charge(i, len({items}), {sub.const(iterable.span)})")  # a step per item
             saved, item, values = sub.temp(), sub.temp(), sub.temp()
             sub.line(f"{values} = []")
             sub.line(f"{saved} = L.get({var!r}, _MISSING)")

@@ -13,7 +13,7 @@ from attrs import frozen
 
 from rulekit.book import graph
 from rulekit.book.tables import Cell, CompiledTable, LookupMiss
-from rulekit.engine.builtins import BUILTINS, BuiltinError
+from rulekit.engine.builtins import BUILTINS, BuiltinError, work
 from rulekit.engine.compile_lookups import _QUICK, _SLOW, _builtin_message
 from rulekit.engine.compile_stmts import _default, _repeats
 from rulekit.engine.policy import DecisionRequest
@@ -157,6 +157,7 @@ def _sized(i: Interpreter, value: int, span: n.Span) -> int:
 
 RUNTIME["_join_or_arith"] = _join_or_arith
 RUNTIME["_sized"] = _sized
+RUNTIME["_charge"] = charge
 RUNTIME["_BIG"] = 1 << 64  # as compiler._BIG: a result below it is certainly not too big
 
 
@@ -219,8 +220,10 @@ BY_FILE: weakref.WeakValueDictionary[str, Any] = weakref.WeakValueDictionary()
 def located(i: Interpreter, exc: BaseException) -> RuleRuntimeError | None:
     """An unexpected Python error raised in generated code, as an error at the rulebook
     line the innermost generated line came from (never at the generated code)."""
-    if isinstance(exc, RulekitError | TurnEnded):
-        return None  # a rulebook's error, or `end turn` on its way to the sequence of play
+    if isinstance(exc, RulekitError | TurnEnded | EOFError):
+        # a rulebook's error, `end turn` on its way to the sequence of play, or the end of
+        # the player's input (Ctrl-D at a prompt of `rulekit play`: it saves and stops)
+        return None
     span = None
     tb = exc.__traceback__
     while tb is not None:
@@ -367,6 +370,8 @@ def _builtin(i: Interpreter, site: BuiltinSite, args: list[Any]) -> Any:
         result = quick(args[0])
         if result is not _SLOW:
             return result
+    else:  # what it costs beyond its own step, charged before it runs (range: per number)
+        charge(i, work(site.name, args), site.span)
     try:
         return normalize(site.impl(args, site.rounding))
     except BuiltinError as exc:
@@ -508,9 +513,12 @@ def _name_value(
     return fallback(i)
 
 
-def _fill(text: str, parts: tuple[tuple[str, str], ...]) -> str:
+def _fill(i: Interpreter, span: n.Span, text: str, parts: tuple[tuple[str, str], ...]) -> str:
+    """A text's placeholders filled in (Compiler.interpolate): each replacement charged by
+    the text's length, so that a text doubled in a loop stops at the step budget."""
     for placeholder, shown in parts:
         text = text.replace(placeholder, shown)
+        charge(i, len(text) // 64, span)
     return text
 
 
