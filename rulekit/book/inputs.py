@@ -382,6 +382,8 @@ def _same(given: str, name: str, exact: bool) -> bool:
 
 def check_decisions(checked: Checked, pairs: list[tuple[str, str]], flag: str) -> None:
     """Every decision answered in advance is one the rulebook asks (``choose NAME``)."""
+    if not pairs:
+        return  # nothing to check: the rulebook's whole tree is not walked for nothing
     known = decision_names(checked.book)
     for name, _ in pairs:
         if name not in known:
