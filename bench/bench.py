@@ -5,7 +5,8 @@
 
 Measures
   1. the interpreter against a hand-written Python reference of the same procedure
-     (Silent War [6.0] Torpedo Improvement Phase: a table look-up, a roll, state changes),
+     (Silent War [6.0] Torpedo Improvement Phase: a table look-up, a roll, state changes;
+     the sub-commander [A2] AA attack: a roll, five modifiers, a table; bench/reference_aa.py),
      and one Silent War combat round ([14.15] Spearfish example): `rulekit resolve` of
      combat_round with its --given file, and the procedure call alone (what exact
      enumeration repeats once per dice path);
@@ -45,6 +46,7 @@ sys.path.insert(0, str(ROOT / "bench"))  # bench_exact, when this file is import
 
 from bench_exact import bench_exact  # noqa: E402
 from printed import IMPROVEMENT  # noqa: E402
+from reference_aa import bench_aa  # noqa: E402
 
 from rulekit.book.checker import Checked, check  # noqa: E402
 from rulekit.book.inputs import find_target  # noqa: E402
@@ -192,6 +194,20 @@ def bench_interpreter(rows: list[tuple[str, str]], quick: bool) -> None:
             (f"[6.0] phase, rulekit {label} (per call)", f"{ours * 1e6:.1f} µs = {ours / ref:.0f}x")
         )
     rows.append(("[6.0] phase, hand-written Python (per call)", f"{ref * 1e6:.2f} µs"))
+    wolves = load_and_check(ROOT / "rulebooks" / "steel_wolves_like")
+    for label, generated, traced in ENGINES:
+        with engine(generated):
+            bench_aa(wolves, 50, traced)  # code generated on first use
+            ours, ref = map(
+                min, zip(*(bench_aa(wolves, calls, traced) for _ in range(rounds)), strict=True)
+            )
+        rows.append(
+            (
+                f"[A2] AA attack, rulekit {label} (per call)",
+                f"{ours * 1e6:.1f} µs = {ours / ref:.0f}x",
+            )
+        )
+    rows.append(("[A2] AA attack, hand-written Python (per call)", f"{ref * 1e6:.2f} µs"))
     for label, generated, traced in ENGINES:
         with engine(generated):
             bench_combat_round(book, 3, traced)

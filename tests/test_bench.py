@@ -43,3 +43,34 @@ def test_reference_agrees_with_the_rulebook(silent_war: Checked) -> None:
             ), (torpedo, ships, tried, die)
             outcomes.add(expected)
     assert outcomes == {"improved", "not_improved", "no_attempt"}
+
+
+def test_the_aa_reference_agrees_with_the_rulebook() -> None:
+    # every boat, crew and flag, and every total of 2d6: the same row as the rulebook's
+    import itertools
+    import sys
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from reference_aa import BOATS, CREWS, reference_aa, set_state
+
+    from rulekit.book.checker import load
+
+    wolves = load(str(ROOT / "rulebooks" / "steel_wolves_like"))
+    seen = set()
+    for boat, crew, one, both, ill in itertools.product(
+        BOATS, CREWS, (False, True), (False, True), (False, True)
+    ):
+        state = {
+            "boat": boat,
+            "crew": crew,
+            "only_one_50_cal": one,
+            "both_aa_guns_ok": both,
+            "crew_illness": ill,
+        }
+        for a, b in ((1, 1), (1, 2), (2, 2), (2, 3), (3, 3), (3, 4), (6, 6)):
+            interp = Interpreter(wolves, ForcedDice([a, b]), DefaultPolicy())
+            set_state(interp, state)
+            result = str(interp.lookup("aa_attack", {}))
+            assert result == reference_aa(state, lambda s=a + b: s), (state, a, b)
+            seen.add(result)
+    assert seen == {"Shot Down", "Damaged", "Miss"}

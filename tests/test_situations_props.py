@@ -16,7 +16,7 @@ from rulekit.analysis.prob import TooManyPaths, ask, exact
 from rulekit.book.checker import check
 from rulekit.book.loader import load_rulebook
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 HEADER = """rulebook "generated"
 dice d3 = 1..3

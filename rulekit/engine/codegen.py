@@ -108,7 +108,7 @@ class Writer:
 
 def procedure(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
     """The body of a procedure as one function ``(i) -> None | (result,)``."""
-    gen = Gen(comp, traced, _may_be_local(decl))
+    gen = Gen(comp, traced, _may_be_local(comp, decl))
     fname = f"{'traced' if traced else 'untraced'}_{mangle(decl.name)}"
     w = gen.w
     w.span = decl.span
@@ -719,8 +719,12 @@ class Gen:
         return f"({a} {sym} {b} if {test} else _order(i, {op!r}, {a}, {b}, {span}))"
 
 
-def _may_be_local(decl: n.ProcedureDecl) -> frozenset[str]:
-    return may_be_local(decl.params, decl.body)
+def _may_be_local(comp: Compiler, decl: n.ProcedureDecl) -> frozenset[str]:
+    """may_be_local, worked out once per procedure (both its functions need it)."""
+    known = comp.locals_of.get(decl.name)
+    if known is None:
+        known = comp.locals_of[decl.name] = may_be_local(decl.params, decl.body)
+    return known
 
 
 def may_be_local(params: tuple[n.Param, ...], nodes: tuple[Any, ...]) -> frozenset[str]:
@@ -745,27 +749,41 @@ def may_be_local(params: tuple[n.Param, ...], nodes: tuple[Any, ...]) -> frozens
 
 def procedures(comp: Compiler, decl: n.ProcedureDecl) -> tuple[Generated, Generated]:
     """A procedure's traced and untraced functions, generated once per checked rulebook."""
+    return generated(comp, decl, True), generated(comp, decl, False)
+
+
+def generated(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
+    """One of a procedure's functions, generated on first use: a game played on the record
+    never needs most untraced ones, and compiling source is most of what generating costs."""
     both = comp.generated.get(decl.name)
     if both is None:
-        both = comp.generated[decl.name] = (
-            procedure(comp, decl, True),
-            procedure(comp, decl, False),
-        )
-    return both
+        both = comp.generated[decl.name] = [None, None]
+    k = 0 if traced else 1
+    made = both[k]
+    if made is None:
+        made = both[k] = procedure(comp, decl, traced)
+    return made
 
 
 def procedure_body(comp: Compiler, decl: n.ProcedureDecl) -> Body:
-    """A procedure's body: its traced function, or its untraced one while ``i.muted``."""
-    traced, untraced = procedures(comp, decl)
-    run_traced: Body = traced.function
-    run_untraced: Body = untraced.function
+    """A procedure's body: its traced function, or its untraced one while ``i.muted``; each
+    generated the first time it is needed."""
     proc = comp.procedures.get(decl.name)
-    if proc is not None:  # what codegen_runtime._run calls, sparing a call of body()
-        proc.untraced = run_untraced
+    run_traced: Body | None = None
+    run_untraced: Body | None = None
 
     def body(i: Interpreter) -> tuple[Any] | None:
+        nonlocal run_traced, run_untraced
         try:
-            return run_untraced(i) if i.muted else run_traced(i)
+            if i.muted:
+                if run_untraced is None:
+                    run_untraced = generated(comp, decl, False).function
+                    if proc is not None:  # what codegen_runtime._run calls, sparing body()
+                        proc.untraced = run_untraced
+                return run_untraced(i)
+            if run_traced is None:
+                run_traced = generated(comp, decl, True).function
+            return run_traced(i)
         except Exception as exc:
             error = located(i, exc)
             if error is None:

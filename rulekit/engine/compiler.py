@@ -81,7 +81,9 @@ class Compiler:
         self._provisional: dict[str, frozenset[str]] = {}
         # procedures as generated Python source (rulekit.engine.codegen), when switched on
         self.generating = generating
-        self.generated: dict[str, tuple[codegen_runtime.Generated, codegen_runtime.Generated]] = {}
+        # each procedure's [traced, untraced] functions, generated on first use
+        self.generated: dict[str, list[codegen_runtime.Generated | None]] = {}
+        self.locals_of: dict[str, frozenset[str]] = {}  # codegen.may_be_local, by procedure
         # procedures cut into resumable blocks for exact analysis (codegen_blocks)
         self.block_programs: dict[str, Any] = {}
         fields: dict[str, set[str]] = {}
