@@ -83,3 +83,15 @@ def test_no_braces_no_check(tmp_path: Path, make_rulebook: Any) -> None:
     # a lone brace is text, not a placeholder: nothing to fill in, nothing to report
     root = make_rulebook('rulebook "B"\nprocedure p -> text [1.0]\n    return "a { b"\n')
     assert unwrap(resolve(load(str(root)), "p").result) == "a { b"
+
+
+def test_an_error_met_again_where_it_is_used_is_reported_once(make_rulebook: Any) -> None:
+    root = make_rulebook(
+        'rulebook "dup"\ndice d6 = 1..6\n\n'
+        "procedure f(a: roll) -> int [1.0]\n    return 1\n\n"
+        "procedure g -> int [1.0]\n    return f(roll 2d6)\n"
+    )
+    with pytest.raises(RulekitError) as caught:
+        load(str(root))
+    messages = [d.message for d in caught.value.diagnostics]
+    assert messages == ["unknown type 'roll'"]

@@ -152,7 +152,9 @@ def _canon(value: Any, seen: dict[int, int]) -> Any:
         if number is not None:
             return ("piece", number)
         seen[id(value)] = len(seen)
-        attrs = tuple((k, _canon(value.attrs[k], seen)) for k in sorted(value.attrs))
+        # in the order the fields were set (a piece's kind sets them in one order; another
+        # order only makes two situations look different, never two different ones alike)
+        attrs = tuple([(k, _canon(v, seen)) for k, v in value.attrs.items()])
         return ("piece+", value.kind, value.label, attrs)
     if t is tuple or t is list:
         return (t.__name__, *(_canon(v, seen) for v in value))
@@ -326,6 +328,7 @@ class _Runner:
         self.inputs: dict[str, Any] = {}  # the inputs of the run under way
         self.defaults = _Defaults()
         self.full: set[str] = set()  # keep rolls to throw die by die (see dice.Unthrown)
+        self.keys: list[str] | None = None  # the touched state variables, sorted once
         self.provisional: list[str] = []
         self.frame_name = f"procedure {program.name}"
         # the state variables the procedure (and what it calls, and --of) may read or write;
@@ -373,7 +376,10 @@ class _Runner:
     def key(self, s: Situation) -> Any:
         seen: dict[int, int] = {}
         values = s.state.values
-        state = tuple((k, _canon(values[k], seen)) for k in sorted(values) if k in self.touched)
+        if self.keys is None:  # the state variables compared, in one order
+            book = self.checked.book
+            self.keys = sorted(self.touched & (set(book.states) | set(book.tracks) | set(values)))
+        state = tuple([(k, _canon(values[k], seen)) for k in self.keys if k in values])
         pieces = _canon(s.state.entities, seen)
         live = self.program.live[s.block] if s.block >= 0 else frozenset()
         local = tuple((k, _canon(s.locals[k], seen)) for k in sorted(live) if k in s.locals)

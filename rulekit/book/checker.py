@@ -91,6 +91,19 @@ def nodes_of(book: Rulebook) -> Iterator[object]:
             stack.extend(getattr(node, f.name) for f in fields)
 
 
+def _once(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Each problem once: a declaration's error is met again where it is used (an unknown
+    parameter type at every call of the procedure)."""
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for d in diags:
+        key = (d.severity, d.message, d.location)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
 def decision_names(book: Rulebook) -> set[str]:
     """The names of every ``choose`` in the rulebook (what --decide may answer)."""
     return {node.name for node in nodes_of(book) if isinstance(node, n.Choose)}
@@ -154,7 +167,7 @@ class Checker(ExprChecker):
             self.tables,
             self.globals,
             self.members,
-            self.diags,
+            _once(self.diags),
             self.provisional,
         )
 
