@@ -687,3 +687,40 @@ def test_decommission_only_from_repair_or_hold_18_14(silent_war: Checked) -> Non
     with pytest.raises(RuleViolation) as caught:
         game.call("decommission", sub=sub)
     assert caught.value.diagnostics[0].rule.text == "18.14"
+
+
+def test_the_player_may_decommission_a_boat_under_repair_18_14(silent_war: Checked) -> None:
+    # [18.14] "The player may "Decommission" a submarine on the Repair Track or in the Holding
+    # Box at any time. The submarine is removed from the game but is not counted as "lost." If
+    # the submarine has a Super Skipper, determine if he is assigned another submarine as per
+    # [25.3]" - whose roll of 0-4 removes him from play (die 3 here).
+    game = Game(silent_war, [3], scrap="Tautog")
+    pearl = game.v("base", "Pearl Harbor")
+    tautog = game.call("start_at_base", name="Tautog", at=pearl)
+    tautog.attrs.update(box="Repair 2", skipper=2, skipper_name="Willingham")
+    thresher = game.call("start_at_base", name="Thresher", at=pearl)
+    thresher.attrs["box"] = "Hold"
+    game.call("start_at_base", name="Gudgeon", at=pearl)  # in the Broom Box: not offered
+    lost = game.state["subs_lost"]
+    game.call("repair_phase")
+    asked = game.events("decision", name="scrap")
+    assert asked[0].options == [None, "Tautog", "Thresher"]
+    assert str(tautog.attrs["status"]) == "decommissioned"
+    assert game.state["subs_lost"] == lost  # not counted as lost
+    assert tautog.attrs["skipper"] == 0 and game.dice_left() == 0  # [25.3] rolled: removed
+    # asked again for the boats left, until the player declines
+    assert asked[1].options == [None, "Thresher"] and asked[1].choice is None
+    assert str(thresher.attrs["status"]) == "active"
+
+
+def test_decommissioning_is_asked_once_a_turn_and_declined_by_default_18_14(
+    silent_war: Checked,
+) -> None:
+    game = Game(silent_war)
+    pearl = game.v("base", "Pearl Harbor")
+    for name, box in (("Tautog", "Repair 1"), ("Thresher", "Repair 3")):
+        game.call("start_at_base", name=name, at=pearl).attrs["box"] = box
+    game.call("offer_decommission")
+    (asked,) = game.events("decision", name="scrap")
+    assert asked.choice is None
+    assert all(str(s.attrs["status"]) == "active" for s in game.state["subs"])
