@@ -97,13 +97,13 @@ def test_lookup_marks_provisional() -> None:
 
 
 def test_resolve_json_trace() -> None:
-    data = cli_json("resolve", SW, "counterattack", "--given", SPEARFISH, "--dice", "5")
+    data = cli_json("resolve", SW, "counterattack", "--given", SPEARFISH, "--dice", "7")
     assert data["procedure"] == "counterattack" and data["rule"] == "14.2"
     assert data["result"] == "Spotted"
     kinds = {e["event"] for e in data["trace"]}
     assert {"call", "total", "lookup", "roll", "set", "return"} <= kinds
     roll = next(e for e in data["trace"] if e["event"] == "roll")
-    assert roll["dice"] == "d10" and roll["natural"] == 5 and roll["total"] == 5
+    assert roll["dice"] == "d10" and roll["natural"] == 7 and roll["total"] == 7
     assert roll["rule"] == "14.2 C"
     total = next(
         e for e in data["trace"] if e["event"] == "total" and e["name"] == "japanese_value"

@@ -33,9 +33,9 @@ def test_prob_prints_bars_beside_the_numbers() -> None:
 
 
 def test_prob_at_least_and_at_most_for_ordered_results() -> None:
-    # [14.2] row "3-4": ..3 No Effect | 4-6 Spotted | 7-8 Damaged | 9-10 Damaged + RTB, on a
-    # d10 of 0..9: 4, 3, 2 and 1 faces of 10; the enum's order is No Effect < Spotted < ...
-    result = run_cli("prob", SW, "counterattack_table", "--at", "difference=3")
+    # [14.2] row "7 or more": ..3 No Effect | 4-6 Spotted | 7-8 Damaged | 9-10 Damaged + RTB,
+    # on a d10 of 0..9: 4, 3, 2 and 1 faces of 10; the enum's order is No Effect < Spotted < ...
+    result = run_cli("prob", SW, "counterattack_table", "--at", "difference=7")
     assert result.exit_code == 0, result.stderr
     lines = {line.split("│")[1].strip(): line for line in result.stdout.splitlines() if "│" in line}
     cells = {k: [c.strip() for c in v.split("│")[2:6]] for k, v in lines.items()}
@@ -61,14 +61,14 @@ needs_matplotlib = pytest.mark.skipif(
 @needs_matplotlib
 def test_prob_plot_svg(tmp_path: Path) -> None:
     target = tmp_path / "odds.svg"
-    result = run_cli("prob", SW, "counterattack_table", "--at", "difference=3", "--plot", target)
+    result = run_cli("prob", SW, "counterattack_table", "--at", "difference=7", "--plot", target)
     assert result.exit_code == 0, result.stderr
     svg = target.read_text(encoding="utf-8")
     assert svg.startswith("<?xml") and "<svg" in svg
     for words in ("No Effect", "Damaged + RTB", "40.0%", "10.0%"):
         assert words in svg
     again = tmp_path / "again.svg"
-    run_cli("prob", SW, "counterattack_table", "--at", "difference=3", "--plot", again)
+    run_cli("prob", SW, "counterattack_table", "--at", "difference=7", "--plot", again)
     assert again.read_bytes() == target.read_bytes()  # the same drawing, byte for byte
 
 

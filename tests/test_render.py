@@ -235,11 +235,11 @@ def test_markdown_cell_text_is_escaped(steel_wolves: Checked) -> None:
 
 
 def test_open_ranges_read_as_a_chart_prints_them(silent_war: Checked) -> None:
-    # combat.rk writes the Attack Results bands as `..1: No Effect | 2-4: Damaged | 5..: Sunk`
+    # combat.rk writes the Attack Results bands as `..0: No Effect | 1-4: Damaged | 5..: Sunk`
     md = render_text(build_deck(silent_war, ["attack_results"]), "markdown")
-    assert "| **1-4** | 1 or less: No Effect" in md
+    assert "| **1-4** | 0 or less: No Effect" in md
     assert "5 or more: Sunk" in md
-    assert "..1" not in md and "5.." not in md
+    assert "..0" not in md and "5.." not in md
 
 
 def test_open_range_words() -> None:

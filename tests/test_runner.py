@@ -228,14 +228,14 @@ def test_bad_scenario_names_file_key_and_line(tmp_path: Path) -> None:
     assert "did you mean 'year'?" in result.stderr
     scenario.write_text(
         '[scenario]\ntitle = "Bad"\n\n[[start]]\nprocedure = "start_at_sea"\n'
-        'args = { name = "Nautilus", at = "East China Sea" }\n'
+        'args = { name = "Nemo", at = "East China Sea" }\n'
     )
     result = run_cli("run", SW, "--scenario", scenario)
     assert result.exit_code == 1
     # the unknown submarine: reported at the scenario's [[start]] entry that names it
     assert (
         "bad.toml:6:1: error: [[start]] start_at_sea: table sub_roster has no row for "
-        "name = Nautilus" in result.stderr
+        "name = Nemo" in result.stderr
     )
     assert "its name rows are: Spearfish, Sargo" in result.stderr
     scenario.write_text('[scenario]\ntitle = "Bad"\nturns = "two"\n')
@@ -297,14 +297,18 @@ def test_trace_header_and_footer(silent_war: Checked, tmp_path: Path) -> None:
 
 
 def test_explain_shows_every_turn_rule_by_rule() -> None:
-    result = run_cli("run", SW, "--scenario", "patrol", "--seed", "7", "--explain")
+    result = run_cli("run", SW, "--scenario", "patrol", "--seed", "1", "--explain")
     assert result.exit_code == 0, result.stderr
     text = result.stdout
     assert text.startswith("--- turn 1\n")
-    # seed 7: the Diligent Escort's counterattack sends Spearfish home damaged in turn 1
-    assert "diligent_escort_table [14.13] roll=9 -> row 9: Damaged + RTB  (provisional)" in text
-    assert "set Spearfish.rtb [15.22]: none -> involuntary" in text
-    assert text.index("--- turn 1") < text.index("turns played: 1")
+    # seed 1: in turn 8 a Diligent Escort's counterattack (8, +1 damaged, +1 spotted) sends
+    # Spearfish home with a second Damage marker
+    turn8 = text[text.index("--- turn 8\n") :]
+    assert "roll d10 [14.13]: natural 8 +1 each damage marker [14.2 C1], +1 Spotted" in turn8
+    assert "diligent_escort_table [14.13] roll=10 -> row 10: Damaged + RTB  (provisional)" in turn8
+    assert "set Spearfish.damage [18.1]: 1 -> 2" in turn8
+    assert "set Spearfish.rtb [15.22]: none -> involuntary" in turn8
+    assert text.index("--- turn 1") < text.index("--- turn 8") < text.index("turns played:")
 
 
 def test_when_the_turns_run_out_the_scenario_names_the_result(tmp_path: Path) -> None:
@@ -312,7 +316,7 @@ def test_when_the_turns_run_out_the_scenario_names_the_result(tmp_path: Path) ->
     data = json.loads(result.stdout)
     assert data["turns"] == 15  # December week 2 to March week 4, 1941-42
     assert data["ended"].startswith("draw: the campaign ends with ")
-    assert data["ended"].endswith(f"{data['final']['tonnage_sunk']} of 60 thousand tons sunk")
+    assert data["ended"].endswith(f"{data['final']['tonnage_sunk']} of 35 thousand tons sunk")
 
 
 def test_the_sub_commander_patrol_runs_through_the_same_runner() -> None:
@@ -322,3 +326,18 @@ def test_the_sub_commander_patrol_runs_through_the_same_runner() -> None:
     assert data["rulebook"] == "Sub-commander patrol tables"
     assert data["ended"] and data["turns"] >= 1
     assert any("travel box" in p or "table" in p for p in data["provisional_used"])
+
+
+def test_a_scenario_sets_its_step_budget_and_max_steps_overrides_it(tmp_path: Path) -> None:
+    scenario = tmp_path / "budget.toml"
+    scenario.write_text('[scenario]\ntitle = "Budget"\nturns = 1\nmax_steps = 0\n')
+    result = run_cli("run", SW, "--scenario", scenario)
+    assert result.exit_code == 1
+    assert "budget.toml:4:1: error: max_steps: a step budget is between 1 and" in result.stderr
+    # the full campaign raises its own budget (a phase moves the whole force); a budget given
+    # on the command line is the one that counts
+    result = run_cli("run", SW, "--scenario", "full_campaign", "--turns", "1", "--max-steps", "50")
+    assert result.exit_code == 1
+    assert "stopped after 50 steps" in result.stderr
+    result = run_cli("run", SW, "--scenario", "full_campaign", "--turns", "1", "--seed", "1")
+    assert result.exit_code == 0, result.stderr

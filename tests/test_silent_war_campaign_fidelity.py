@@ -544,8 +544,8 @@ def test_an_rtb_result_on_the_last_leg_stops_the_boat_short_of_its_base_19_11(
     # already in RTB), the submarine is placed in the Done section (as per [15.22]) of the
     # OpArea used to determine the Transit Event check." From the Marshalls the boat passes
     # the Hawaiian Islands (red from box 9 in War Period 1) into Pearl Harbor: a check of
-    # 9 (Transit side -1, Spotted +1 [19.1]) reaches red; row 5, column 7: RTB (provisional).
-    game = Game(silent_war, [9, 5, 7])
+    # 9 (Transit side -1, Spotted +1 [19.1]) reaches red; row 9, column 7: RTB (provisional).
+    game = Game(silent_war, [9, 9, 7])
     game.set(active_bases=(game.v("base", "Pearl Harbor"),))
     sub = game.sub_at_sea("Tautog", "Marshalls", spotted=True)
     game.call("involuntary_rtb", sub=sub)
@@ -563,7 +563,7 @@ def test_the_player_picks_the_opareas_on_a_tie_for_an_rtb_result_19_11(
     # Activity Chart which contains a red box is the same), the submarine is placed in
     # whichever OpArea the player decides." In War Period 1 the East China Sea and the Empire
     # Pacific both turn red at the same box (provisional charts, read from the rulebook).
-    game = Game(silent_war, [9, 5, 7], rtb_area="Empire Pacific")
+    game = Game(silent_war, [9, 9, 7], rtb_area="Empire Pacific")  # row 9, column 7: RTB
     ecs, empire = game.v("area", "East China Sea"), game.v("area", "Empire Pacific")
     assert game.call("red_start", a=ecs) == game.call("red_start", a=empire)
     sub = game.sub_at_sea("Tautog", "N. Philippine Sea")

@@ -177,9 +177,9 @@ def test_no_withdrawal_after_a_diligent_escort_revealed_while_targeting_14_15(
     silent_war: Checked,
 ) -> None:
     # "a submarine damaged by a Diligent Escort may NOT choose to withdraw from combat at
-    # this point." Crash dive 9 > 3 fails; the Diligent Escort line, 7: Damaged.
+    # this point." Crash dive 9 > 3 fails; the Diligent Escort line, 8: Damaged (provisional).
     diligent = {"diligent": True, "type": "DD", "tonnage": 2, "defense": 7, "asw": 3}
-    game = targeting_game(silent_war, [1, 9, 7], diligent)
+    game = targeting_game(silent_war, [1, 9, 8], diligent)
     sub = game.state["combatants"][0]
     assert sub.attrs["damage"] == 1
     assert not decisions(game, "withdraw_now")
@@ -191,7 +191,8 @@ def test_no_withdrawal_after_a_second_diligent_escort_of_a_deadly_division_14_13
 ) -> None:
     # "If a second Diligent Escort is revealed in the same column and Combat Event 5, Deadly
     # Division, occurred ... resolve as per the bullet above; however, no withdrawal is allowed."
-    game = Game(silent_war, [9, 7])
+    # Crash dive 9 fails; the Diligent Escort line, 8: Damaged (provisional).
+    game = Game(silent_war, [9, 8])
     sub = game.sub_at_sea("Spearfish", "East China Sea")
     first = unit(game, name="DE 1", diligent=True, type="DD", defense=7, asw=3)
     second = unit(game, name="DE 2", diligent=True, type="DD", defense=7, asw=3)
@@ -534,8 +535,8 @@ def test_pack_combat_places_every_sub_before_any_attack_24_53(silent_war: Checke
 def test_a_diligent_escort_attacks_a_random_pack_member_24_51(silent_war: Checked) -> None:
     # "If a Diligent Escort counter is revealed, its attack is made on a randomly chosen
     # submarine." The draw picks the second; its crash dive fails (9); the Diligent Escort
-    # line, 7: Damaged -- on Wahoo, not on Tang that revealed it.
-    game = Game(silent_war, [2, 9, 7])
+    # line, 8: Damaged (provisional) -- on Wahoo, not on Tang that revealed it.
+    game = Game(silent_war, [2, 9, 8])
     tang, wahoo = pack(game, "Tang", "Wahoo")
     escort = unit(game, name="DE", diligent=True, type="DD", defense=7, asw=3)
     game.set(display=(escort,), combatants=(tang, wahoo))

@@ -268,7 +268,7 @@ def check_pieces(
     # a No TDC Solution chit kept out of its cup is reported once, by no_tdc_returned
     held = {id(u) for u in values["held"]}
     gone = [i for i in before.pieces if i not in now.pieces and i not in held]
-    replaced = 0  # sunk hospital ships and naval auxiliaries, each replaced by a Merchant
+    unreplaced: list[str] = []  # sunk hospital ships and naval auxiliaries: each needs a Merchant
     for ident in gone:
         old = before.pieces[ident]
         piece = before.entities[ident]
@@ -285,9 +285,7 @@ def check_pieces(
         # random appropriately-sized Merchant or Naval Auxiliary"
         auxiliary = old["hospital"] == "True" or old["name"] in NAVAL_AUXILIARIES
         if sunk_named and auxiliary:
-            replaced += 1
-            if len(now.pieces) < len(before.pieces):
-                yield "pieces_conserved", f"sunk {old['name']} was not replaced"
+            unreplaced.append(old["name"])
     for ident in now.pieces:
         if ident not in before.pieces and ident not in before.held:
             new = now.pieces[ident]
@@ -297,12 +295,14 @@ def check_pieces(
             )
             if pair:
                 continue  # the Yamato piece repainted [3.13]
-            if replaced and new["category"].startswith("M "):
-                replaced -= 1
+            if unreplaced and new["category"].startswith("M "):
+                unreplaced.pop(0)
                 continue  # [2.3 B2] the Merchant replacing a sunk hospital ship
             # [3.13] entries are made in the Reinforcements Phase [8.0] of a month's first week
             if not (dated and before.date[1] == 1):
                 yield "pieces_conserved", f"{new['name']} appeared in cup {new['cup']}"
+    for name in unreplaced:  # two sunk in one turn are two Merchants, whatever else left
+        yield "pieces_conserved", f"sunk {name} was not replaced"
 
 
 def check_cups(values: dict[str, Any]) -> Iterable[tuple[str, str]]:
@@ -355,10 +355,13 @@ def check_unique(
 
 
 def check_tracks(
-    values: dict[str, Any], before: Snapshot, now: Snapshot
+    values: dict[str, Any], before: Snapshot, now: Snapshot, ended: bool = False
 ) -> Iterable[tuple[str, str]]:
     month, week = before.date
     expected = (month, week + 1) if week < 4 else (month + 1, 1)
+    # [16.1] a game won or lost in Conclude Turn "ends immediately": the date stays
+    if ended and values["game_result"] is not None:
+        expected = before.date
     if now.date != expected:
         # [16.3] "Advance the Week marker, and the Month/Year markers as needed."
         yield "dates_advance", f"date went from {before.date} to {now.date}"
@@ -396,7 +399,7 @@ def check_turn(
     found += check_pieces(values, before, now, resorted)
     found += check_cups(values)
     found += check_unique(values, before, now)
-    found += check_tracks(values, before, now)
+    found += check_tracks(values, before, now, game.ended is not None)
     return now, found
 
 

@@ -67,8 +67,10 @@ def test_weather_phase_7_2(silent_war: Checked, snapshot: Any) -> None:
 
 
 def test_reinforcement_phase_8_0(silent_war: Checked, snapshot: Any) -> None:
+    # fleet.rk: Drum (provisional) is received in March 1942 at Fremantle, not yet active:
+    # "If a base of arrival is not yet active ... received at Pearl Harbor" [8.0]
     game = campaign(silent_war, [])
-    game.set(year=1942, month="Jan", week=1)
+    game.set(year=1942, month="Mar", week=1)
     game.call("reinforcement_phase")
     drum = sub_named(game, "Drum")
     assert (str(drum.attrs["base"]), str(drum.attrs["box"]), str(drum.attrs["side"])) == (

@@ -7,6 +7,8 @@ the numbers asserted are the text's; an unprinted chart's value is read from the
 
 from __future__ import annotations
 
+from typing import Any
+
 from test_silent_war_rules import Game
 
 from rulekit.book.checker import Checked
@@ -90,6 +92,47 @@ def test_repair_capacity_and_the_hold_box_10_1_10_21(silent_war: Checked) -> Non
     assert str(repairing[0].attrs["box"]) == "Broom"
     assert str(held.attrs["box"]) == "Repair 3"
     assert game.dice_left() == 0  # capacity rolls: none for the boat that moved up
+
+
+def full_pearl(game: Game) -> list[Any]:
+    """Pearl Harbor with a boat in Repair Box 1 for each place of its Max Repair Capacity."""
+    pearl = game.v("base", "Pearl Harbor")
+    names = ["Tautog", "Thresher", "Gudgeon", "Triton", "Pollack", "Plunger", "Gato", "Growler"]
+    capacity = game.call("repair_capacity", at=pearl)
+    return [
+        game.call("start_at_base", name=n, at=pearl, box=game.v("base_box", "Repair 1"))
+        for n in names[:capacity]
+    ]
+
+
+def test_a_boat_under_repair_may_be_shunted_to_the_hold_box_10_2(silent_war: Checked) -> None:
+    # [10.2] "If a damaged submarine enters a base that is already at its Max Repair Capacity,
+    # that submarine is placed in the Hold Box Transit side up. Alternatively, a submarine
+    # currently in a Repair Box may be moved to the Hold Box to make room."
+    game = Game(silent_war, [4], shunt="Gudgeon")
+    pearl = game.v("base", "Pearl Harbor")
+    repairing = full_pearl(game)
+    wahoo = game.sub_at_sea("Wahoo", "Hawaiian Islands", damage=1)
+    game.call("enter_base", sub=wahoo, at=pearl)
+    (asked,) = game.events("decision", name="shunt")
+    assert asked.options == [None, *[s.attrs["name"] for s in repairing]]
+    gudgeon = next(s for s in repairing if s.attrs["name"] == "Gudgeon")
+    assert (str(gudgeon.attrs["box"]), str(gudgeon.attrs["side"])) == ("Hold", "transit")
+    assert str(wahoo.attrs["box"]).startswith("Repair ")  # its place, after the damage roll
+    assert game.call("repairing", at=pearl) == len(repairing)  # still at capacity, not over
+    assert game.dice_left() == 0
+
+
+def test_by_default_the_damaged_boat_waits_in_the_hold_box_10_2(silent_war: Checked) -> None:
+    game = Game(silent_war, [4])
+    pearl = game.v("base", "Pearl Harbor")
+    repairing = full_pearl(game)
+    wahoo = game.sub_at_sea("Wahoo", "Hawaiian Islands", damage=1)
+    game.call("enter_base", sub=wahoo, at=pearl)
+    (asked,) = game.events("decision", name="shunt")
+    assert asked.choice is None
+    assert str(wahoo.attrs["box"]) == "Hold"
+    assert all(str(s.attrs["box"]) == "Repair 1" for s in repairing)
 
 
 def test_no_repairs_at_a_base_next_to_a_typhoon_21_3(silent_war: Checked) -> None:

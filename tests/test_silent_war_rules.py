@@ -116,6 +116,41 @@ def test_super_skipper_waits_for_the_next_reinforcement(silent_war: Checked) -> 
     assert (redfin.attrs["skipper"], redfin.attrs["skipper_name"]) == (1, "Whitaker")
 
 
+def test_the_player_may_pass_over_a_repairing_boat_for_the_next_reinforcement_25_3(
+    silent_war: Checked,
+) -> None:
+    # "The player may reassign +1 Whitaker to any sub that is in a Repair Box, or to Redfin,
+    # Angler, Flasher, Robalo, Tang, Jack, or Tambor which will be received in January of 1944"
+    game = Game(silent_war, [8], new_boat=None)
+    game.set(year=1943, month="Dec")
+    s42 = game.call("start_at_base", name="S-42", at=game.v("base", "Brisbane"))
+    s42.attrs.update(skipper=2, skipper_name="Whitaker")
+    seal = game.call("start_at_base", name="Seal", at=game.v("base", "Brisbane"))
+    seal.attrs["box"] = game.v("base_box", "Repair 2")
+    game.call("reassign_skipper", sub=s42)
+    (asked,) = game.events("decision", name="new_boat")
+    assert asked.options == ["Seal", None]  # a boat in a Repair Box, or the next to arrive
+    assert seal.attrs["skipper"] == 0 and game.state["skipper_waiting"] == "Whitaker"
+    game.set(year=1944, month="Jan", week=1)
+    game.call("reinforcement_phase")
+    redfin = next(s for s in game.state["subs"] if s.attrs["name"] == "Redfin")
+    assert (redfin.attrs["skipper"], redfin.attrs["skipper_name"]) == (1, "Whitaker")
+
+
+def test_a_boat_returning_from_overhaul_takes_the_waiting_skipper_25_3(
+    silent_war: Checked,
+) -> None:
+    # "... or any submarine next in line to be received as a reinforcement or returning from
+    # an overhaul": Tautog comes back from the West Coast before any reinforcement
+    game = Game(silent_war, [])
+    tautog = game.call("start_at_base", name="Tautog", at=game.v("base", "Pearl Harbor"))
+    tautog.attrs["box"] = game.v("base_box", "U.S. West Coast")
+    game.set(skipper_waiting="Whitaker")
+    game.call("return_from_overhaul", name="Tautog")
+    assert (tautog.attrs["skipper"], tautog.attrs["skipper_name"]) == (1, "Whitaker")
+    assert game.state["skipper_waiting"] is None
+
+
 def test_early_advancement_into_war_period_4_28_5(silent_war: Checked) -> None:
     # "In March of 1944 the player achieves 860 ships sunk for 3,900t. The War Period 4
     # transition now advances into the current month with the War Period transition number

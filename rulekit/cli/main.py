@@ -71,6 +71,14 @@ max_steps_option = click.option(
     show_default=True,
     help="The step budget of a procedure call or turn (time and memory; see README).",
 )
+turn_steps_option = click.option(
+    "--max-steps",
+    "max_steps",
+    type=click.IntRange(min=1),
+    default=None,
+    help="The step budget of each phase of a turn (time and memory; see README)"
+    f"  [default: the scenario's max_steps, else {DEFAULT_STEP_BUDGET}]",
+)
 option_switches = click.option(
     "--option",
     "options",
@@ -605,7 +613,7 @@ def fmt_cmd(rulebook: str, check_only: bool) -> None:
     help="Print every turn's rolls, rows, decisions and changes with their rules; "
     "book-keeping (range and distance look-ups) folded. --explain all: every event.",
 )
-@max_steps_option
+@turn_steps_option
 @json_flag
 @reports_errors
 def run_cmd(
@@ -620,7 +628,7 @@ def run_cmd(
     resume: str | None,
     trace: str | None,
     explain: str | None,
-    max_steps: int,
+    max_steps: int | None,
     as_json: bool,
 ) -> None:
     """Play a scenario turn after turn through the rulebook's sequence of play."""
@@ -678,7 +686,8 @@ def run_cmd(
         from rulekit.play.screen import Viewer
 
         chosen.describe = Viewer(checked, game.interp).interpolate
-    game.interp.max_steps = max_steps
+    if max_steps is not None:
+        game.interp.max_steps = max_steps
     if save:
         from rulekit.cli.paths import writable
 

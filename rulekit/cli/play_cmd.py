@@ -27,9 +27,9 @@ def _absolute(rulebook: str) -> str:
     "--max-steps",
     "max_steps",
     type=click.IntRange(min=1),
-    default=DEFAULT_STEP_BUDGET,
-    show_default=True,
-    help="The step budget of a turn (time and memory; see README).",
+    default=None,
+    help="The step budget of each phase of a turn (time and memory; see README)"
+    f"  [default: the scenario's max_steps, else {DEFAULT_STEP_BUDGET}]",
 )
 @click.option(
     "--resume",
@@ -45,7 +45,7 @@ def play_cmd(
     options: tuple[str, ...],
     scenario: str | None,
     seed: int | None,
-    max_steps: int,
+    max_steps: int | None,
     resume: str | None,
 ) -> None:
     """Play a scenario yourself: the situation, the story between your decisions, help,

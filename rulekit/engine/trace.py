@@ -163,12 +163,15 @@ class Trace:
 
     events: list[Event] = field(factory=list)
     provisional_used: list[str] = field(factory=list)
+    # the same, as a set: a look-up of a provisional cell asks on every use (a campaign, 10^6)
+    _used: set[str] = field(factory=set, init=False, eq=False, repr=False)
 
     def add(self, event: Event) -> None:
         self.events.append(event)
 
     def used_provisional(self, what: str) -> None:
-        if what not in self.provisional_used:
+        if what not in self._used:
+            self._used.add(what)
             self.provisional_used.append(what)
 
     def to_json(self) -> list[dict[str, Any]]:

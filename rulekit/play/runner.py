@@ -181,6 +181,13 @@ class Game:
     ended: str | None = None
     reports: list[TurnReport] = field(factory=list)
     provisional_used: list[str] = field(factory=list)
+    _provisional_seen: int = field(default=0, init=False)  # of interp.trace.provisional_used
+
+    def __attrs_post_init__(self) -> None:
+        # the scenario's own step budget (a phase moving a whole war's pieces at once);
+        # --max-steps, applied after, overrides it
+        if self.scenario.info.max_steps is not None:
+            self.interp.max_steps = self.scenario.info.max_steps
 
     @property
     def summary_names(self) -> list[str]:
@@ -223,9 +230,11 @@ class Game:
                     _write_line(trace, data)
             if explain is not None:
                 explain(self.turn, self.interp.trace.events)
-            for item in self.interp.trace.provisional_used:
-                if item not in self.provisional_used:
-                    self.provisional_used.append(item)
+            used = self.interp.trace.provisional_used
+            if len(used) != self._provisional_seen:  # new ones since the last turn
+                known = set(self.provisional_used)
+                self.provisional_used += [item for item in used if item not in known]
+                self._provisional_seen = len(used)
             self.interp.trace.events.clear()
         return self.result(played)
 

@@ -6,6 +6,7 @@ title = "A War Patrol"
 rule = "4.0"                 # the rule that sets it up (optional)
 sequence = "patrol_turn"     # which sequence of play a turn runs (default: the main one)
 turns = 6                    # how many turns at most
+max_steps = 1000000          # (optional) the step budget of each phase (default 200000)
 victory = "patrol_over"      # a procedure checked after each turn: text to end the game
 final = "patrol_result"      # a procedure naming the result when the turns run out (optional)
 provisional = "why invented values are used"
@@ -40,6 +41,9 @@ from rulekit.errors import InputError, RulekitError, did_you_mean, error
 from rulekit.language import nodes as n
 
 SCENARIO_DIR = "scenarios"
+# A scenario may raise its step budget (a whole war's pieces moving in one phase need more),
+# not without bound: the budget is what stops a runaway rulebook.
+MAX_SCENARIO_STEPS = 20_000_000
 
 
 @define
@@ -54,6 +58,7 @@ class ScenarioInfo:
     final: str | None = None
     provisional: str | None = None
     summary: list[str] = field(factory=list)
+    max_steps: int | None = None  # the step budget of each phase; --max-steps overrides
 
 
 @define
@@ -185,6 +190,10 @@ def load_scenario(checked: Checked, path: str) -> Scenario:
             )
     if info.turns < 1:
         raise _problem(path, text, "turns", "a scenario lasts at least one turn")
+    if info.max_steps is not None and not 1 <= info.max_steps <= MAX_SCENARIO_STEPS:
+        raise _problem(
+            path, text, "max_steps", f"a step budget is between 1 and {MAX_SCENARIO_STEPS:,}"
+        )
     known = [*checked.book.tracks, *checked.book.states]
     for name in info.summary:
         if name not in known:
