@@ -37,10 +37,12 @@ def col(game: Game, name: str) -> Any:
 # ---- [14.41] a second Re-Attack needs a Super Skipper ---------------------------------------
 
 
-def reattack_game(silent_war: Checked, dice: list[int], skipper: int) -> Game:
+def reattack_game(
+    silent_war: Checked, dice: list[int], skipper: int, reattack: list[bool] | None = None
+) -> Game:
     """A combat against a target that cannot be hit and escorts with no ASW: no die is
     thrown but the [14.41] one, so the rounds played show the rule alone."""
-    game = Game(silent_war, dice, reattack=[True, True])
+    game = Game(silent_war, dice, reattack=[True, True] if reattack is None else reattack)
     sub = game.sub_at_sea("Skipjack", "East China Sea", skipper=skipper)
     game.set(display=(unit(game, tonnage=4, defense=9, asw=0, column=col(game, "A")),))
     game.call("combat_phase", sub=sub)
@@ -64,6 +66,51 @@ def test_second_reattack_with_a_plus_one_super_skipper_14_41(
     game = reattack_game(silent_war, [die], skipper=1)
     assert len(calls(game, "combat_round")) == rounds
     assert game.dice_left() == 0
+
+
+def test_combat_ends_once_a_second_reattack_is_concluded_14_42(silent_war: Checked) -> None:
+    # [14.42] "Once a second Re-Attack is concluded, combat ends." The player would go on
+    # (a third "yes" is ready) but is not asked again.
+    game = reattack_game(silent_war, [1], skipper=1, reattack=[True, True, True])
+    assert len(calls(game, "combat_round")) == 3
+    assert [d.choice for d in decisions(game, "reattack")] == [True, True]
+    assert calls(game, "clean_up")
+
+
+def test_no_counterattack_after_a_first_round_no_attack_could_hit_14_17(
+    silent_war: Checked,
+) -> None:
+    # [14.17] "A. If no successful attack can be made in the first attack round, there is no
+    # Counterattack [14.2]. The player may withdraw [14.3] or conduct a Re-Attack round [14.4]
+    # normally. B. If no successful attack can be made in a Re-Attack round, a counterattack
+    # round is conducted normally". The target's defense 9 cannot be reached.
+    game = reattack_game(silent_war, [1], skipper=1)
+    order = [
+        e.procedure for e in game.events("call") if e.procedure in ("combat_round", "counterattack")
+    ]
+    assert order == [
+        "combat_round",
+        "combat_round",
+        "counterattack",
+        "combat_round",
+        "counterattack",
+    ]
+    assert len(decisions(game, "reattack")) == 2  # A: offered as normal after the first round
+
+
+def test_the_player_may_withdraw_after_the_counterattack_round_14_3(
+    silent_war: Checked,
+) -> None:
+    # [14.3] "Once the Counterattack Round is over, the player may voluntarily withdraw the
+    # submarine from combat. If the player voluntarily withdraws, proceed to Super Skipper
+    # Determination": declining the Re-Attack after the first round ends the combat there.
+    game = reattack_game(silent_war, [], skipper=0, reattack=[False])
+    assert len(calls(game, "combat_round")) == 1
+    (offer,) = decisions(game, "reattack")
+    assert offer.choice is False
+    order = [e.procedure for e in game.events("call")]
+    assert order.index("clean_up") > order.index("combat_round")  # [14.5], then [14.8]
+    assert game.state["end_combat"] is True
 
 
 # ---- [14.15] Combat Events, Diligent Escorts revealed while targets are chosen ----------------
@@ -251,6 +298,30 @@ def test_counterattack_event_revealed_in_14_13_is_a_counterattack_19_21_8(
     game = event_in_reveal(silent_war, [8, 0])
     assert len(calls(game, "counterattack")) == 1
     assert not calls(game, "attack") and game.dice_left() == 0
+
+
+def test_counterattack_combat_the_escorts_attack_first_19_21_7(silent_war: Checked) -> None:
+    # "7 Counterattack - Combat: ... the escorts attack first. If not sunk or forced to RTB,
+    # the submarine attacks the surface ships. Conduct the initial attack round ([14.11] thru
+    # [14.15]) then skip to the Counterattack Round [14.2]. If the submarine is not sunk or
+    # forced to RTB, it may then attack normally as per [14.16]." Dice: event 7, the TDC draw,
+    # the counterattack (0: no effect), the attack (9: a miss); no second counterattack.
+    game = event_in_reveal(silent_war, [7, 1, 0, 9])
+    order = [e.procedure for e in game.events("call") if e.procedure in ("attack", "counterattack")]
+    assert order == ["counterattack", "attack"]
+    assert game.dice_left() == 0
+
+
+def test_combat_combat_an_extra_free_attack_and_no_counterattack_19_21_9(
+    silent_war: Checked,
+) -> None:
+    # "9 Combat - Combat: The submarine eludes all escorts and attacks the surface ships. There
+    # is no Counterattack, and the submarine gets an extra free attack before proceeding to
+    # [14.3]." Dice: event 9, a TDC draw and an attack (9: a miss), twice.
+    game = event_in_reveal(silent_war, [9, 1, 9, 1, 9])
+    assert len(calls(game, "attack_round")) == 2 and len(calls(game, "attack")) == 2
+    assert not calls(game, "counterattack")
+    assert game.dice_left() == 0
 
 
 def test_an_ignored_gunnery_event_leaves_the_torpedo_attack_19_21_1(silent_war: Checked) -> None:
@@ -701,3 +772,56 @@ def test_a_pack_member_in_a_zone_leaves_it_after_its_pack_moved_20_5(silent_war:
     game.call("unit_transit_movement", sub=in_zone)
     assert in_zone.attrs["smz"] is None
     assert str(in_zone.attrs["rtb"]) == "voluntary"
+
+
+def test_a_pack_that_falls_below_three_is_disbanded_24_14(silent_war: Checked) -> None:
+    # [24.14] "A Wolfpack which falls below three submarines ceases to exist ... If the
+    # Wolfpack falls below three members due to a Transit Event or a member failing its
+    # Endurance check, the pack is disbanded immediately." A pack of four loses one boat
+    # forced home and stays a pack of three; losing a second, it is disbanded.
+    game = Game(silent_war, [])
+    tang, wahoo, drum, gato = pack(game, "Tang", "Wahoo", "Drum", "Gato")
+    game.call("involuntary_rtb", sub=tang)
+    game.call("left_the_pack", mates=(tang, wahoo, drum, gato))
+    assert [s.attrs["wolfpack"] for s in (tang, wahoo, drum, gato)] == [0, 1, 1, 1]
+    game.call("sub_sunk", sub=wahoo)
+    game.call("left_the_pack", mates=(wahoo, drum, gato))
+    assert [s.attrs["wolfpack"] for s in (wahoo, drum, gato)] == [0, 0, 0]
+    assert "Wolfpack 1 is disbanded" in notes(game)
+
+
+def test_each_pack_member_has_its_own_revealed_escort_level_24_54(silent_war: Checked) -> None:
+    # [24.54] "If a submarine has an escort in its column, the escort's ASW factor is applied
+    # to that submarine. If a submarine has an escort in an adjacent column, and no submarine
+    # is in that column, the escort's ASW factor is applied to that submarine. The ASW level of
+    # an aircraft is applied to all submarines regardless of column."
+    game = Game(silent_war, [])
+    tang, wahoo = pack(game, "Tang", "Wahoo", column="A")
+    wahoo.attrs["column"] = col(game, "B")
+    escort_b = unit(game, name="DD B", type="DD", asw=2, column=col(game, "B"))
+    escort_c = unit(game, name="DD C", type="DD", asw=1, column=col(game, "C"))
+    plane = unit(game, name="Plane", aircraft=True, asw=1, column=col(game, "D"))
+    game.set(display=(escort_b, escort_c, plane), combatants=(tang, wahoo))
+    # Tang (A): B is adjacent but Wahoo is in it; C is not adjacent; the aircraft counts
+    assert game.call("revealed_asw", sub=tang) == 1
+    # Wahoo (B): its own column's escort, C adjacent with no submarine in it, the aircraft
+    assert game.call("revealed_asw", sub=wahoo) == 2 + 1 + 1
+    # alone on the display, Tang would have B's escort as well
+    game.set(combatants=(tang,))
+    assert game.call("revealed_asw", sub=tang) == 2 + 1
+
+
+def test_a_barrier_pack_searches_at_plus_two_and_intercepts_on_0_to_5_24_32(
+    silent_war: Checked,
+) -> None:
+    # [24.31] "If deployed in a Group, the pack makes a single die roll on the Area Activity
+    # Chart [13.1.A] with no (drm) modifier." [24.32] "If deployed in a Barrier ... with a +2
+    # drm ... On a roll of 0-5 the submarine is able to intercept. On a roll of 6-9 the
+    # submarine is unable to intercept".
+    game = Game(silent_war, [5, 6])
+    tang, _wahoo, _drum = pack(game, "Tang", "Wahoo", "Drum")
+    group = game.call("search_drm", sub=tang)
+    assert game.call("search_drm", sub=tang, barrier=True) == group + 2
+    assert game.call("barrier_intercepts", sub=tang) is True
+    assert game.call("barrier_intercepts", sub=tang) is False
+    assert game.dice_left() == 0

@@ -285,3 +285,91 @@ def test_a_damaged_ship_has_asw_zero_and_is_easier_to_hit_18_2(silent_war: Check
     damaged = game.call("target_value", sub=sub, target=destroyer)
     # the damaged ship's own ASW leaves the revealed ASW, and the marker takes one more off
     assert damaged == whole - destroyer.attrs["asw"] - 1
+
+
+def drawn(game: Game) -> int:
+    """Pieces taken from the cups by the last draw: placed on the display, or held (No TDC)."""
+    return len(game.state["display"]) + len(game.state["held"])
+
+
+def test_ultra_draws_one_more_from_each_cup_but_a_no_draw_13_2(silent_war: Checked) -> None:
+    # [7.1] "patrols in those areas ... draw one (1) extra ship from each cup (unless "no draw"
+    # (•))". The Engagement Table's C1 / Low line in War Period 1 (read from the rulebook):
+    # cups A and B draw, C and D are "no draw".
+    counts = None
+    results = {}
+    for ultra in (False, True):
+        game = Game(silent_war)
+        game.call("start_game")
+        sub = game.sub_at_sea("Tautog", "Marshalls")
+        wp1, c1 = game.v("war_period", "WP1"), game.v("contact", "C1")
+        counts = game.call(
+            "engagement", war_period=wp1, contact=c1, level=game.v("activity_level", "Low")
+        )
+        if ultra:
+            game.set(ultra_areas=(sub.attrs["area"],))
+        game.call("draw_contacts", sub=sub, counts=counts)
+        results[ultra] = (drawn(game), {str(u.attrs["column"]) for u in game.state["display"]})
+    assert counts is not None
+    fields = dict(counts.fields)
+    a, b = fields["A"], fields["B"]
+    assert str(fields["C"]) == str(fields["D"]) == "•"
+    assert results[False][0] == a + b
+    assert results[True][0] == a + b + 2  # one more from A and from B, none from C or D
+    assert results[True][1] <= {"A", "B"}
+
+
+def test_a_patrol_scenario_plays_prep_for_operations_and_the_sub_segments_4_0(
+    silent_war: Checked,
+) -> None:
+    # [4.0] "For patrol scenarios, ignore the Strategic and Triple-R segments except for the
+    # Prep for Operations Phase [11.0]." A phase that does nothing leaves no line; the War
+    # Event Phase [5.0] and ULTRA [7.1] roll a die every turn they are played.
+    from rulekit.play.runner import new_game
+
+    def first_turn(scenario: str) -> tuple[list[str], set[str]]:
+        game = new_game(silent_war, scenario, 3)
+        seen: list[Any] = []
+        game.play(1, explain=lambda _turn, events: seen.extend(events))
+        phases = [e.procedure for e in seen if e.event == "call" and e.depth == 1]
+        return phases, {e.rule for e in seen if e.event == "roll"}
+
+    phases, rolled = first_turn("patrol")
+    assert phases[0] == "prep_phase" and phases[-1] == "conclude_turn_phase"
+    assert set(phases[1:-1]) <= {"patrol_movement", "search_and_combat", "transit_movement"}
+    assert "5.0" not in rolled and "7.1" not in rolled
+    phases, rolled = first_turn("short_campaign")  # the campaign's turn, for contrast
+    assert phases[0] == "war_event_phase" and {"5.0", "7.1"} <= rolled
+
+
+def test_an_aircraft_revealed_on_the_combat_display_meets_the_weather_14_13_7_21(
+    silent_war: Checked,
+) -> None:
+    # [14.13] "If an aircraft is revealed, check Weather Effects [7.21]." Tropical Storm: "Any
+    # Japanese aircraft revealed during combat is returned to the appropriate cup on a die roll
+    # of 0-7. No other unit is revealed in its place." Typhoon: "... is returned to the
+    # appropriate cup."
+    def revealed(level: str | None, dice: list[int]) -> tuple[bool, Game]:
+        game = Game(silent_war, dice)
+        sub = game.sub_at_sea("Spearfish", "East China Sea")
+        plane = game.call(
+            "unit", name="Aircraft", type="Aircraft", aircraft=True, asw=2, revealed=False
+        )
+        plane.attrs["column"] = game.v("column", "B")
+        if level is not None:
+            marker = game.interp.call(
+                "storm", {"area": sub.attrs["area"], "level": game.v("storm_level", level)}
+            )
+            game.set(storms=[marker])
+        game.set(display=(plane,))
+        game.call("reveal", sub=sub, u=plane)
+        return plane in game.state["display"], game
+
+    stays, game = revealed(None, [])
+    assert stays and game.events("roll") == []  # clear weather: no roll
+    stays, game = revealed("Tropical Storm", [7])
+    assert not stays and game.dice_left() == 0  # 0-7: back to the cup
+    stays, game = revealed("Tropical Storm", [8])
+    assert stays and game.dice_left() == 0
+    stays, game = revealed("Typhoon-1", [])
+    assert not stays and game.events("roll") == []
