@@ -12,6 +12,9 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_cli
@@ -106,3 +109,32 @@ def test_readme_rulebook_excerpts_are_the_files(excerpt: str) -> None:
             assert any(t.startswith(start) for t in text), line
         else:
             assert words(shown) in text, f"README excerpt line not in any rulebook: {line!r}"
+
+
+def test_the_readme_played_turn_is_what_play_prints(tmp_path: Path) -> None:
+    # the excerpt under "From a real game (seed 3, every answer Enter, the default)"
+    start = README.index("From a real game (seed 3")
+    block = README[README.index("```\n", start) + 4 : README.index("\n```", start)]
+    shown = [line.replace(" ⏎", " ") for line in block.splitlines()]
+    env = {**os.environ, "RULEKIT_PLAY_DIR": str(tmp_path)}
+    answers = "\n" * 400
+    result = subprocess.run(
+        [sys.executable, "-m", "rulekit", "play", "rulebooks/silent_war", "--seed", "3"],
+        input=answers,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    # without a terminal, the answer is not echoed: what follows a prompt is on its line
+    printed = "\n".join(line.replace("] > ", "] > \n") for line in result.stdout.splitlines())
+    lines = [line.rstrip() for line in printed.splitlines()]
+    at = 0
+    for line in shown:
+        if line.strip() in ("", "..."):
+            continue
+        found = next((k for k in range(at, len(lines)) if lines[k] == line.rstrip()), None)
+        assert found is not None, f"README shows {line!r}, not printed (in order) by play"
+        at = found + 1

@@ -825,3 +825,32 @@ def test_a_barrier_pack_searches_at_plus_two_and_intercepts_on_0_to_5_24_32(
     assert game.call("barrier_intercepts", sub=tang) is True
     assert game.call("barrier_intercepts", sub=tang) is False
     assert game.dice_left() == 0
+
+
+def test_a_barrier_pack_contact_maker_and_interceptors_24_32(silent_war: Checked) -> None:
+    # [24.32] "If contact is made, one randomly chosen submarine from the Wolfpack is assumed
+    # to have made the contact. A separate die roll is then made for each additional submarine
+    # in the pack ... On a roll of 0-5 the submarine is able to intercept. On a roll of 6-9 the
+    # submarine is unable to intercept and is set aside (but is still in the Wolfpack) ...
+    # submarines that did not attack do not have to do an endurance check [14.7]." The search
+    # die is 9 (+2: box 9, High, in the East China Sea); the rest are the seeded dice.
+    game = Game(silent_war, [9], barrier=True)
+    game.call("start_game")
+    members = pack(game, "Tang", "Wahoo", "Drum")
+    for s in members:
+        s.attrs["section"] = game.v("section", "operating")
+    game.call("pack_search_and_combat", pack=1)
+    (search,) = [e for e in game.events("roll") if e.rule == "13.1 A"]
+    assert search.total == search.natural + 2
+    (maker,) = [e for e in game.events("draw") if e.rule == "24.32"]
+    intercepts = [e.natural for e in game.events("roll") if e.rule == "24.32"]
+    assert len(intercepts) == 2  # one for each other member
+    (combat,) = [e for e in game.events("call") if e.procedure == "pack_combat"]
+    attackers = combat.args["attackers"]
+    assert len(attackers) == 1 + sum(1 for r in intercepts if r <= 5)
+    assert 6 <= max(intercepts) and min(intercepts) <= 5  # this draw: one of each
+    checked = [e.args["sub"] for e in game.events("call") if e.procedure == "endurance_check"]
+    assert checked == attackers
+    aside = next(s for s in members if s.attrs["name"] not in attackers)
+    assert aside.attrs["wolfpack"] == 1 and str(aside.attrs["section"]) == "done"
+    assert maker is not None

@@ -400,3 +400,21 @@ def test_behaviour_in_every_war_period_largest_shift_first(
         assert f"engagement_draws found=C1 level=High war_period={period}" in labels
     shifts = [c.shift for c in out.comparisons]
     assert shifts == sorted(shifts, reverse=True) and shifts[0] > 0
+
+
+def test_no_attack_posture_in_1_1_wolfpack_combat(sw11: Checked, silent_war: Checked) -> None:
+    # Welcome page: Attack Posture is new in 2.0. A Wolfpack's combat asks its members for a
+    # posture from the edition's levels, so 1.1 offers standard alone, 2.1 all three.
+    from test_silent_war_combat_fidelity import col, pack, unit
+    from test_silent_war_rules import Game
+
+    offered = {}
+    for name, book in (("1.1", sw11), ("2.1", silent_war)):
+        game = Game(book, [0, 0, 0], reattack=[False, False, False])
+        tang, wahoo, drum = pack(game, "Tang", "Wahoo", "Drum")
+        target = unit(game, tonnage=4, defense=9, asw=0, column=col(game, "A"))
+        game.set(display=(target,))
+        game.call("pack_combat", attackers=(tang, wahoo, drum))
+        offered[name] = {tuple(d.options) for d in game.events("decision", name="posture_choice")}
+    assert offered["1.1"] == {("standard",)}
+    assert offered["2.1"] == {("cautious", "standard", "aggressive")}

@@ -70,7 +70,8 @@ def register(
         "--max-steps",
         "max_steps",
         type=click.IntRange(min=1),
-        help="The step budget of each turn (time and memory; see README)  [default: 200000]",
+        help="The step budget of each phase of a turn (time and memory; see README)"
+        "  [default: the scenario's max_steps, else 200000]",
     )
     @json_flag
     @reports
