@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 from types import ModuleType
+from typing import Any
 
 from conftest import ROOT
 
@@ -74,3 +75,29 @@ def test_the_aa_reference_agrees_with_the_rulebook() -> None:
             assert result == reference_aa(state, lambda s=a + b: s), (state, a, b)
             seen.add(result)
     assert seen == {"Shot Down", "Damaged", "Miss"}
+
+
+def test_the_calibration_bench_runs_with_small_settings(tmp_path: Any, capsys: Any) -> None:
+    # bench/calibration.py plays hundreds of games (README, "The war Silent War gives"); here
+    # two short campaigns on one worker, and the full campaign's report on their figures
+    import json
+
+    spec = importlib.util.spec_from_file_location("calibration", ROOT / "bench" / "calibration.py")
+    assert spec is not None and spec.loader is not None
+    calibration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(calibration)
+    out = tmp_path / "games.json"
+    args = ["--scenario", "short_campaign", "--short-games", "2", "--workers", "1"]
+    assert calibration.main([*args, "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "short campaign: 2 games (15 turns, " in printed and "results [16.1]" in printed
+    games = json.loads(out.read_text())
+    assert [g["seed"] for g in games] == [0, 1]
+    assert all(g["scenario"] == "short_campaign" and 1 <= len(g["by_turn"]) <= 15 for g in games)
+    # the figures of a game are the state's: ships and tons never go down from turn to turn
+    for g in games:
+        pairs = zip(g["by_turn"], g["by_turn"][1:], strict=False)
+        assert all(a[0] <= b[0] and a[1] <= b[1] for a, b in pairs)
+    calibration.report_full(games)
+    report = capsys.readouterr().out
+    assert "ships sunk" in report and "1314" in report and "5300" in report
