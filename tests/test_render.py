@@ -250,3 +250,16 @@ def test_open_range_words() -> None:
     assert open_range("..1942") == "1942 or earlier"
     assert open_range("1943..") == "1943 or later"
     assert open_range("2-4") == "2-4"
+
+
+def test_a_card_longer_than_a_page_is_printed_across_pages(silent_war: Checked) -> None:
+    # Silent War's roster of the whole submarine force (256 boats) cannot be kept on one
+    # page: it is marked `paged` (the print breaks it between rows, headers repeated); the
+    # Area Activity Charts (22 OpAreas x 4 War Periods) still fit one page
+    deck = build_deck(silent_war)
+    paged = {c.name for c in deck.cards if c.paged}
+    assert {"sub_roster", "reinforcement_list"} <= paged
+    assert "area_activity" not in paged and "attack_results" not in paged
+    html = render_text(deck, "html")
+    assert re.search(r'<section class="card[^"]* paged" id="t-sub_roster"', html)
+    assert ".card.paged thead { display: table-header-group; }" in html

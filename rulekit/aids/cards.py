@@ -30,6 +30,9 @@ _REF = re.compile(r"\[([^\[\]]+)\]")
 SHORT_ROWS = 30
 LONG_ROWS = 46
 PAGE_CHARS = 110
+# About how many lines of a chart a printed page holds (A4 or Letter, 6.5-7.5 pt): a card
+# longer than that cannot be kept on one page and is printed across pages, between rows.
+PAGE_LINES = 72
 
 
 @define
@@ -82,6 +85,14 @@ class Block:
         size = -(-len(rows) // count)
         return [rows[i : i + size] for i in range(0, len(rows), size)]
 
+    def lines(self) -> int:
+        """About how many printed lines the block takes, its runs side by side (a row as
+        long as several page widths wraps onto several lines)."""
+        runs = self.chunks()
+        across = max(1, PAGE_CHARS // max(1, self.chars())) if len(runs) > 1 else 1
+        per_run = [sum(_row_lines(r) for r in run) for run in runs]
+        return sum(max(per_run[i : i + across]) for i in range(0, len(per_run), across))
+
     def chars(self) -> int:
         """About how many characters wide the block is: its widest box in each column."""
         widths: dict[int, int] = {}
@@ -89,6 +100,11 @@ class Block:
             for i, c in enumerate(row):
                 widths[i] = max(widths.get(i, 0), len(c.text) + 2)
         return sum(widths.values())
+
+
+def _row_lines(row: list[CellView]) -> int:
+    """The printed lines of a row: one, or more when its text is wider than the page."""
+    return max(1, -(-sum(len(c.text) + 2 for c in row) // PAGE_CHARS))
 
 
 @define
@@ -143,6 +159,12 @@ class Card:
     def width(self) -> int:
         """Boxes across the widest block: wide grids are laid out sideways in print."""
         return max([b.width for b in self.blocks] + [0])
+
+    @property
+    def paged(self) -> bool:
+        """Too long for one printed page (a roster of every submarine of a war): printed
+        across pages, breaking between rows, each run of rows with its header."""
+        return sum(b.lines() for b in self.blocks) > PAGE_LINES
 
 
 @define
