@@ -81,12 +81,26 @@ def test_ultra_example_7_13(silent_war: Checked) -> None:
     assert game.dice_left() == 0 and len(game.events("roll")) == 2
 
 
+def s42_with_whitaker(game: Game) -> Any:
+    """[25.3] example: S-42 with +2 Whitaker, at Brisbane."""
+    s42 = game.call("start_at_base", name="S-42", at=game.v("base", "Brisbane"))
+    s42.attrs.update(skipper=2, skipper_name="Whitaker")
+    return s42
+
+
+def redfin_has_whitaker_in_january_1944(game: Game) -> None:
+    """The January 1944 reinforcements arrive; Redfin, the first, takes the waiting skipper."""
+    game.set(year=1944, month="Jan", week=1)
+    game.call("reinforcement_phase")
+    redfin = next(s for s in game.state["subs"] if s.attrs["name"] == "Redfin")
+    assert (redfin.attrs["skipper"], redfin.attrs["skipper_name"]) == (1, "Whitaker")
+
+
 def test_super_skipper_reassignment_25_3(silent_war: Checked) -> None:
     # "S-42 with +2 Whitaker is withdrawn from active service. The player rolls a die and gets
     # an 8. The player may reassign +1 Whitaker to any sub that is in a Repair Box"
     game = Game(silent_war, [8])
-    s42 = game.call("start_at_base", name="S-42", at=game.v("base", "Brisbane"))
-    s42.attrs.update(skipper=2, skipper_name="Whitaker")
+    s42 = s42_with_whitaker(game)
     repairing = game.call("start_at_base", name="Seal", at=game.v("base", "Brisbane"))
     repairing.attrs["box"] = game.v("base_box", "Repair 2")
     assert game.call("reassign_skipper", sub=s42) is True
@@ -95,8 +109,7 @@ def test_super_skipper_reassignment_25_3(silent_war: Checked) -> None:
     # "If the result is 0-4, the Skipper is removed from play"
     for die in (0, 4):
         game = Game(silent_war, [die])
-        s42 = game.call("start_at_base", name="S-42", at=game.v("base", "Brisbane"))
-        s42.attrs.update(skipper=2, skipper_name="Whitaker")
+        s42 = s42_with_whitaker(game)
         assert game.call("reassign_skipper", sub=s42) is False
         assert game.state["skipper_waiting"] is None
 
@@ -106,14 +119,10 @@ def test_super_skipper_waits_for_the_next_reinforcement(silent_war: Checked) -> 
     # Flasher, Robalo, Tang, Jack, or Tambor which will be received in January of 1944"
     game = Game(silent_war, [8])
     game.set(year=1943, month="Dec")
-    s42 = game.call("start_at_base", name="S-42", at=game.v("base", "Brisbane"))
-    s42.attrs.update(skipper=2, skipper_name="Whitaker")
+    s42 = s42_with_whitaker(game)
     game.call("reassign_skipper", sub=s42)
     assert game.state["skipper_waiting"] == "Whitaker"
-    game.set(year=1944, month="Jan", week=1)
-    game.call("reinforcement_phase")
-    redfin = next(s for s in game.state["subs"] if s.attrs["name"] == "Redfin")
-    assert (redfin.attrs["skipper"], redfin.attrs["skipper_name"]) == (1, "Whitaker")
+    redfin_has_whitaker_in_january_1944(game)
 
 
 def test_the_player_may_pass_over_a_repairing_boat_for_the_next_reinforcement_25_3(
@@ -123,18 +132,14 @@ def test_the_player_may_pass_over_a_repairing_boat_for_the_next_reinforcement_25
     # Angler, Flasher, Robalo, Tang, Jack, or Tambor which will be received in January of 1944"
     game = Game(silent_war, [8], new_boat=None)
     game.set(year=1943, month="Dec")
-    s42 = game.call("start_at_base", name="S-42", at=game.v("base", "Brisbane"))
-    s42.attrs.update(skipper=2, skipper_name="Whitaker")
+    s42 = s42_with_whitaker(game)
     seal = game.call("start_at_base", name="Seal", at=game.v("base", "Brisbane"))
     seal.attrs["box"] = game.v("base_box", "Repair 2")
     game.call("reassign_skipper", sub=s42)
     (asked,) = game.events("decision", name="new_boat")
     assert asked.options == ["Seal", None]  # a boat in a Repair Box, or the next to arrive
     assert seal.attrs["skipper"] == 0 and game.state["skipper_waiting"] == "Whitaker"
-    game.set(year=1944, month="Jan", week=1)
-    game.call("reinforcement_phase")
-    redfin = next(s for s in game.state["subs"] if s.attrs["name"] == "Redfin")
-    assert (redfin.attrs["skipper"], redfin.attrs["skipper_name"]) == (1, "Whitaker")
+    redfin_has_whitaker_in_january_1944(game)
 
 
 def test_a_boat_returning_from_overhaul_takes_the_waiting_skipper_25_3(

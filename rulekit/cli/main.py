@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import click
 
+from rulekit.cli.play_cmd import turn_steps_option
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS, DEFAULT_STEP_BUDGET
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -70,14 +71,6 @@ max_steps_option = click.option(
     default=DEFAULT_STEP_BUDGET,
     show_default=True,
     help="The step budget of a procedure call or turn (time and memory; see README).",
-)
-turn_steps_option = click.option(
-    "--max-steps",
-    "max_steps",
-    type=click.IntRange(min=1),
-    default=None,
-    help="The step budget of each phase of a turn (time and memory; see README)"
-    f"  [default: the scenario's max_steps, else {DEFAULT_STEP_BUDGET}]",
 )
 option_switches = click.option(
     "--option",

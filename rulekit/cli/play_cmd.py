@@ -18,12 +18,9 @@ def _absolute(rulebook: str) -> str:
     return rulebook
 
 
-@click.command("play")
-@click.argument("rulebook", required=False)
-@click.option("--option", "options", multiple=True, metavar="NAME", help="An optional rule.")
-@click.option("--scenario", help="Scenario name or TOML file (default: the rulebook's).")
-@click.option("--seed", type=int, help="Seed of the dice (default: a random one).")
-@click.option(
+# The step budget of the commands that play turns (play, run, simulate): by default the
+# scenario's own (`max_steps` in [scenario]), else the engine's.
+turn_steps_option = click.option(
     "--max-steps",
     "max_steps",
     type=click.IntRange(min=1),
@@ -31,6 +28,14 @@ def _absolute(rulebook: str) -> str:
     help="The step budget of each phase of a turn (time and memory; see README)"
     f"  [default: the scenario's max_steps, else {DEFAULT_STEP_BUDGET}]",
 )
+
+
+@click.command("play")
+@click.argument("rulebook", required=False)
+@click.option("--option", "options", multiple=True, metavar="NAME", help="An optional rule.")
+@click.option("--scenario", help="Scenario name or TOML file (default: the rulebook's).")
+@click.option("--seed", type=int, help="Seed of the dice (default: a random one).")
+@turn_steps_option
 @click.option(
     "--resume",
     "resume",

@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from rulekit.cli.play_cmd import turn_steps_option
+
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
@@ -66,13 +68,7 @@ def register(
         "--csv", "csv_file", type=click.File("w"), metavar="FILE", help="One row per game."
     )
     @click.option("--plot", "plot", metavar="FILE.svg|png", help="Histograms and endings.")
-    @click.option(
-        "--max-steps",
-        "max_steps",
-        type=click.IntRange(min=1),
-        help="The step budget of each phase of a turn (time and memory; see README)"
-        "  [default: the scenario's max_steps, else 200000]",
-    )
+    @turn_steps_option
     @json_flag
     @reports
     def simulate_cmd(**kwargs: Any) -> None:
