@@ -296,7 +296,7 @@ class Book:
     ) -> RunResult:
         """Play a scenario (the rulebook's default one if None) through the sequence of play,
         up to ``turns`` turns or its end. ``policy`` is ``"default"``, ``"random"``,
-        ``"scripted:FILE.toml"`` or a policy object."""
+        ``"scripted:FILE.toml"``, ``"advised:EXPR"`` or a policy object."""
         from rulekit.play.runner import new_game
 
         checked = self.checked

@@ -58,7 +58,7 @@ def ask(
     pairs = assignments(at, "--at")
     decisions = assignments(decide, "--decide")
     check_decisions(checked, decisions, "--decide")
-    expr = _of_expression(checked, target, of) if of is not None else None
+    expr = of_expression(checked, target, of) if of is not None else None
 
     def setup(interp: Interpreter) -> dict[str, Any]:
         interp.policy = make_policy(decisions)
@@ -80,9 +80,10 @@ def ask(
     return Question(target, run, setup, expr, describe)
 
 
-def _of_expression(checked: Checked, target: Target, text: str) -> n.Expr:
-    checked.book.sources.add("--of", text)  # so that errors can quote it
-    expr = parse_expression(text, "--of")
+def of_expression(checked: Checked, target: Target, text: str, where: str = "--of") -> n.Expr:
+    """``text`` parsed and checked with the target's inputs and its ``result`` in scope."""
+    checked.book.sources.add(where, text)  # so that errors can quote it
+    expr = parse_expression(text, where)
     names = dict(_slots(checked, target))
     names["result"] = _result_type(checked, target)
     _, diags = check_expression(checked, expr, names)

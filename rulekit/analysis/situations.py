@@ -43,7 +43,7 @@ from rulekit.engine.dice import DiceNeeded, Die, kept_outcomes
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.reach import names_reached
 from rulekit.engine.runtime import Frame, GameState, TurnEnded
-from rulekit.engine.values import Entity, Followed, RecordValue, unwrap
+from rulekit.engine.values import Entity, Followed, RecordValue, clone, unwrap
 from rulekit.errors import InputError, RuleRuntimeError, error
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
 
@@ -114,31 +114,6 @@ class _Entered(BaseException):
 
 
 # ---- situations: a copy to resume from, and a key that tells them apart -------------------
-
-
-def _clone(value: Any, memo: dict[int, Any]) -> Any:
-    """A copy sharing nothing mutable with ``value``: pieces copied once each, so that two
-    references to one piece stay two references to one copy."""
-    t = type(value)
-    if t is int or t is str or t is bool or value is None:
-        return value
-    if t is Entity:
-        copy = memo.get(id(value))
-        if copy is None:
-            copy = memo[id(value)] = Entity(value.kind, {}, value.label)
-            copy.attrs.update({k: _clone(v, memo) for k, v in value.attrs.items()})
-        return copy
-    if t is tuple:
-        return tuple(_clone(v, memo) for v in value)
-    if t is list:
-        return [_clone(v, memo) for v in value]
-    if t is dict:
-        return {k: _clone(v, memo) for k, v in value.items()}
-    if t is RecordValue:
-        return RecordValue(value.type, tuple((k, _clone(v, memo)) for k, v in value.fields))
-    if t is Followed:
-        return Followed(_clone(value.value, memo), _clone(value.then, memo))
-    return value  # frozen values (enum members, rolls, ranges, markers, fractions)
 
 
 def _canon(value: Any, seen: dict[int, int]) -> Any:
@@ -392,10 +367,10 @@ class _Runner:
         i = self.interp
         values = dict(s.state.values)
         for k in self.touched.intersection(values):
-            values[k] = _clone(values[k], memo)
-        state = GameState(values, _clone(s.state.entities, memo))
-        local = _clone(s.locals, memo)
-        self.inputs = _clone(s.inputs, memo)
+            values[k] = clone(values[k], memo)
+        state = GameState(values, clone(s.state.entities, memo))
+        local = clone(s.locals, memo)
+        self.inputs = clone(s.inputs, memo)
         i.state = state
         i.frames[1:] = [Frame(self.frame_name, None, local)]
         i.locals = local

@@ -591,7 +591,8 @@ def fmt_cmd(rulebook: str, check_only: bool) -> None:
     "policy",
     default=None,
     metavar="P",
-    help="default, random, interactive or scripted:FILE.toml  [default: default]",
+    help="default, random, interactive, scripted:FILE.toml or advised:EXPR (at each decision "
+    "the option worth the most EXPR; advised:min:EXPR the least)  [default: default]",
 )
 @click.option("--save", "save", metavar="FILE", help="Save the game when this run stops.")
 @click.option("--resume", "resume", metavar="FILE", help="Continue a saved game.")

@@ -19,13 +19,13 @@ from rulekit.play.sim_summary import ending_group
 
 
 def _check_policy(policy: str) -> None:
-    if policy not in ("default", "random"):
+    if policy not in ("default", "random") and not policy.startswith("advised:"):
         raise InputError(
             [
                 error(
                     f"simulate plays without a player: '{policy}' cannot be used",
                     where="--policy",
-                    hint="use default or random",
+                    hint="use default, random or advised:EXPR",
                 )
             ]
         )
@@ -72,6 +72,10 @@ def run_simulate(
     _check_policy(policy)
     checked = load(rulebook, options)  # check it (and the scenario) before starting workers
     find_scenario(checked, scenario or checked.book.default_scenario or "")
+    if policy.startswith("advised:"):
+        from rulekit.analysis.advised import make_advised
+
+        make_advised(checked, policy)  # a goal that does not parse: before any game
     _check_extras(scheduler, out_dir, plot)
     played = 0
     began = time.perf_counter()

@@ -44,7 +44,12 @@ def register(
         "--scenario", "scenario", metavar="NAME|FILE", help="A scenario (default: the rulebook's)."
     )
     @click.option(
-        "--policy", "policy", default="default", show_default=True, help="default or random."
+        "--policy",
+        "policy",
+        default="default",
+        show_default=True,
+        help="default, random or advised:EXPR (the option worth the most EXPR, "
+        "advised:min:EXPR the least).",
     )
     @click.option(
         "--turns",

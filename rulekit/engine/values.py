@@ -263,3 +263,28 @@ def parts(value: Any) -> list[Any]:
         elif type(item) is Followed:
             stack.extend((item.value, item.then))
     return found
+
+
+def clone(value: Any, memo: dict[int, Any]) -> Any:
+    """A copy sharing nothing mutable with ``value``: pieces copied once each, so that two
+    references to one piece stay two references to one copy."""
+    t = type(value)
+    if t is int or t is str or t is bool or value is None:
+        return value
+    if t is Entity:
+        copy = memo.get(id(value))
+        if copy is None:
+            copy = memo[id(value)] = Entity(value.kind, {}, value.label)
+            copy.attrs.update({k: clone(v, memo) for k, v in value.attrs.items()})
+        return copy
+    if t is tuple:
+        return tuple(clone(v, memo) for v in value)
+    if t is list:
+        return [clone(v, memo) for v in value]
+    if t is dict:
+        return {k: clone(v, memo) for k, v in value.items()}
+    if t is RecordValue:
+        return RecordValue(value.type, tuple((k, clone(v, memo)) for k, v in value.fields))
+    if t is Followed:
+        return Followed(clone(value.value, memo), clone(value.then, memo))
+    return value  # frozen values (enum members, rolls, ranges, markers, fractions)

@@ -119,8 +119,14 @@ def make_policy(
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
     context: Callable[[], list[str]] | None = None,
+    checked: Checked | None = None,
 ) -> Policy:
-    """``default``, ``random``, ``interactive`` or ``scripted:FILE`` (a .toml path works too)."""
+    """``default``, ``random``, ``interactive``, ``scripted:FILE`` (a .toml path works too) or
+    ``advised:EXPR`` (rulekit.analysis.advised: it needs ``checked``)."""
+    if spec.startswith("advised:") and checked is not None:
+        from rulekit.analysis.advised import make_advised
+
+        return make_advised(checked, spec)
     if spec == "default":
         return DefaultPolicy()
     if spec == "random":
@@ -135,7 +141,7 @@ def make_policy(
             error(
                 f"unknown policy '{spec}'",
                 where="--policy",
-                hint="use default, random, interactive or scripted:FILE.toml",
+                hint="use default, random, interactive, scripted:FILE.toml or advised:EXPR",
             )
         ]
     )
@@ -264,7 +270,7 @@ class Game:
 
     def save(self, path: str) -> None:
         values, entities = encode_state(self.interp.state.values)
-        dice = self.interp.dice
+        dice = getattr(self.interp.dice, "inner", self.interp.dice)  # advised: _Recording
         book = self.checked.book
         write_save(
             path,
@@ -312,10 +318,19 @@ def new_game(
     scenario = load_scenario(checked, find_scenario(checked, name))
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    interp = Interpreter(checked, SeededDice(seed), policy or make_policy(policy_spec, seed))
+    chosen = policy or make_policy(policy_spec, seed, checked=checked)
+    interp = Interpreter(checked, SeededDice(seed), chosen)
+    _attach(interp)
     apply_scenario(checked, scenario, interp)
     interp.trace.events.clear()
     return Game(checked, scenario, interp, seed, policy_spec)
+
+
+def _attach(interp: Interpreter) -> None:
+    """A policy that follows the game's calls (rulekit.analysis.advised) starts watching."""
+    attach = getattr(interp.policy, "attach", None)
+    if attach is not None:
+        attach(interp)
 
 
 def resume_game(
@@ -336,7 +351,7 @@ def _resume(checked: Checked, path: str, policy_spec: str | None, policy: Policy
     dice = SeededDice(save.seed)
     if save.dice_state:
         _set_rng(dice.rng, save.dice_state)
-    chosen = policy or make_policy(spec, save.seed)
+    chosen = policy or make_policy(spec, save.seed, checked=checked)
     if spec == save.policy:
         restore_policy(chosen, save.policy_state)
     decoder = Decoder(save.entities, checked.vocab)
@@ -360,6 +375,7 @@ def _resume(checked: Checked, path: str, policy_spec: str | None, policy: Policy
                 ]
             )
     interp = Interpreter(checked, dice, chosen, GameState(values))
+    _attach(interp)
     interp.changed = set(save.changed)
     interp.entity_count = save.entity_count
     game = Game(checked, scenario, interp, save.seed, spec, save.turn, save.ended or None)
@@ -385,6 +401,8 @@ def fingerprint(checked: Checked) -> dict[str, str]:
     root = checked.book.root
     out = {}
     for shown, text in checked.book.sources.texts.items():
+        if shown.startswith("--"):
+            continue  # an option's text kept for its errors (--policy advised:EXPR, --of)
         name = os.path.relpath(Path(shown).resolve(), root)
         out[name] = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     return out

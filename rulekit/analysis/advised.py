@@ -1,0 +1,300 @@
+"""``--policy advised:EXPR``: at every decision, the option worth the most EXPR.
+
+A decision belongs to the procedure whose body holds its ``choose``. While a game runs under
+this policy, each procedure that holds a ``choose`` is remembered as it is entered: a copy of
+the game state and of its arguments, and where the game's record of dice and decisions stood.
+At a decision the policy plays that procedure again from the copy, once per option and path
+of dice (as rulekit.analysis.advice does): the dice and decisions met since the procedure
+began are replayed, then the option, then every path of the dice after it, the procedure's
+later decisions taken as the rulebook's defaults. Each run is worth EXPR read when the
+procedure returns (its arguments and ``result`` in scope, and the state); an option is worth
+the mean over its paths, weighted exactly. The option worth the most is taken (the least with
+``advised:min:``); a tie goes to the rulebook's default, then to the earlier option.
+
+This is one step of look-ahead over the rulebook's defaults, exact over the dice: each later
+decision is advised in its turn when the game reaches it. (``rulekit advise`` gives the full
+expectimax of one procedure, every later decision at its best; in a game that costs a run per
+combination of later options, which the procedures that move a piece step by step make
+astronomical.) Beyond the path budget (ADVISED_MAX_PATHS runs per decision), or where no copy
+was kept (a ``choose`` in a table's action), the rulebook's default is taken and the trace says
+why ("advised: default, ...").
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, SupportsIndex
+
+from attrs import define, field, frozen
+
+from rulekit.analysis.advice import Tape, _Node, _number, _solve
+from rulekit.analysis.prob import of_expression
+from rulekit.book.inputs import Target
+from rulekit.engine.dice import DiceSource, Die
+from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
+from rulekit.engine.policy import DecisionRequest, DefaultPolicy
+from rulekit.engine.reach import contains
+from rulekit.engine.runtime import Frame, GameState
+from rulekit.engine.values import clone
+from rulekit.errors import InputError, StepBudgetExceeded, error
+from rulekit.language import nodes as n
+from rulekit.language.parser import parse_expression
+
+if TYPE_CHECKING:
+    from rulekit.book.checker import Checked
+
+PREFIX = "advised:"
+ADVISED_MAX_PATHS = 1_000  # runs of one procedure to advise one decision
+
+
+@frozen
+class Entry:
+    """A procedure holding decisions, as it was entered."""
+
+    procedure: str
+    values: dict[str, Any]
+    entities: list[Any]
+    args: dict[str, Any]
+    entity_count: int
+    log_at: int  # where the record of dice and decisions stood
+
+
+class _Frames(list[Frame]):
+    """The interpreter's stack of frames, telling the policy of each call and return."""
+
+    def __init__(self, frames: list[Frame], policy: AdvisedPolicy) -> None:
+        super().__init__(frames)
+        self.policy = policy
+
+    def append(self, frame: Frame) -> None:
+        super().append(frame)
+        self.policy.entered(frame)
+
+    def pop(self, index: SupportsIndex = -1) -> Frame:
+        frame = super().pop(index)
+        self.policy.left()
+        return frame
+
+
+@define
+class _Recording:
+    """The game's dice, each throw written down as Tape numbers it (the face's position)."""
+
+    inner: DiceSource
+    log: list[int]
+
+    def throw(self, die: Die, where: str) -> int:
+        face = self.inner.throw(die, where)
+        self.log.append(die.faces.index(face))
+        return face
+
+
+class _Replay(Tape):
+    """The procedure again: the dice and decisions of the game replayed up to the decision
+    advised (the ``at``-th branch point), every option there, then every path of dice, each
+    later decision taken as the rulebook's default. Dice come one by one, as the game threw
+    them (no group throws)."""
+
+    throw_group = None  # type: ignore[assignment]
+
+    def __init__(self, prefix: list[int], at: int) -> None:
+        super().__init__(prefix, DefaultPolicy(), set())
+        self.at = at
+
+    def decide(self, request: DecisionRequest) -> tuple[Any, str]:
+        if len(request.options) < 2 or len(self.choices) <= self.at:
+            return super().decide(request)
+        return request.options[_default_index(request) or 0], "default"
+
+
+@define
+class AdvisedPolicy:
+    """Takes the option worth the most ``goal`` (see the module's docstring)."""
+
+    checked: Checked
+    goal: str  # the expression as given
+    minimize: bool = False
+    max_paths: int = ADVISED_MAX_PATHS
+    expr: n.Expr = field(init=False)
+    interp: Interpreter | None = field(default=None, init=False)
+    holders: frozenset[str] = field(init=False)  # frame names of procedures with a choose
+    entries: list[Entry | None] = field(factory=list, init=False)
+    live: int = field(default=0, init=False)  # entries that are not None
+    log: list[int] = field(factory=list, init=False)
+    checked_in: dict[str, n.Expr] = field(factory=dict, init=False)  # EXPR, by procedure
+
+    def __attrs_post_init__(self) -> None:
+        where = "--policy"
+        self.checked.book.sources.add(where, self.goal)
+        self.expr = parse_expression(self.goal, where)  # a syntax error: before the game
+        self.holders = frozenset(
+            f"procedure {p.name}"
+            for p in self.checked.book.procedures.values()
+            if any(contains(s, n.Choose) for s in p.body)  # type: ignore[arg-type]
+        )
+
+    # ---- the game's side ------------------------------------------------------------------
+
+    def attach(self, interp: Interpreter) -> None:
+        """Watch ``interp``'s calls (rulekit.play.runner.Game does this when it is made)."""
+        self.interp = interp
+        interp.frames = _Frames(list(interp.frames), self)
+        self.entries = [None] * len(interp.frames)
+
+    def entered(self, frame: Frame) -> None:
+        i = self.interp
+        if i is None or frame.name not in self.holders:
+            self.entries.append(None)
+            return
+        if self.live == 0 and not isinstance(i.dice, _Recording):
+            self.log.clear()
+            i.dice = _Recording(i.dice, self.log)
+        memo: dict[int, Any] = {}
+        self.entries.append(
+            Entry(
+                frame.name.removeprefix("procedure "),
+                clone(i.state.values, memo),
+                clone(i.state.entities, memo),
+                clone(frame.locals, memo),
+                i.entity_count,
+                len(self.log),
+            )
+        )
+        self.live += 1
+
+    def left(self) -> None:
+        if self.entries.pop() is None:
+            return
+        self.live -= 1
+        i = self.interp
+        if self.live == 0 and i is not None and isinstance(i.dice, _Recording):
+            i.dice = i.dice.inner  # between procedures the game's own dice (saves read them)
+            self.log.clear()
+
+    def decide(self, request: DecisionRequest) -> tuple[Any, str]:
+        if len(request.options) < 2:
+            return DefaultPolicy().decide(request)
+        entry = self.entries[-1] if self.entries else None
+        values = None if entry is None else self.values(entry, request)
+        if isinstance(values, list):
+            sign = -1 if self.minimize else 1
+            default = _default_index(request)
+            best = max(
+                range(len(values)),
+                key=lambda k: (sign * values[k], k == default, -k),
+            )
+            by = f"advised: worth {_short(values[best])}"
+            if default is not None and default != best:
+                by += f", the default {_short(values[default])}"
+        else:
+            best = _default_index(request) or 0
+            by = f"advised: default, {values or 'no copy of the procedure'}"
+        self.log.append(best)
+        return request.options[best], by
+
+    # ---- the look-ahead --------------------------------------------------------------------
+
+    def values(self, entry: Entry, request: DecisionRequest) -> list[Fraction] | str:
+        """Each option's expected worth, or why there is none (over the budget)."""
+        expr = self._expr(entry.procedure)
+        fixed = self.log[entry.log_at :]
+        at = len(fixed)
+        root = _Node()
+        prefix: list[int] | None = list(fixed)
+        paths = 0
+        while prefix is not None:
+            paths += 1
+            if paths > self.max_paths:
+                return f"more than {self.max_paths} paths"
+            tape = _Replay(prefix, at)
+            try:
+                worth = self._run(entry, expr, tape)
+            except StepBudgetExceeded:
+                return "a run over the step budget"
+            if len(tape.choices) <= at or tape.points[at].size != len(request.options):
+                return "the replay went another way"  # cannot happen: same state, same dice
+            node = root
+            for choice, point in zip(tape.choices, tape.points, strict=True):
+                node.point = point
+                node = node.children.setdefault(choice, _Node())
+            node.value = worth
+            prefix = _next_prefix(tape, at)
+        node = root
+        for choice in fixed:
+            node = node.children[choice]
+        sign = -1 if self.minimize else 1
+        return [_solve(node.children[k], sign, [], Fraction(1), []) for k in sorted(node.children)]
+
+    def _run(self, entry: Entry, expr: n.Expr, tape: Tape) -> Fraction:
+        assert self.interp is not None
+        memo: dict[int, Any] = {}
+        state = GameState(clone(entry.values, memo), clone(entry.entities, memo))
+        args = clone(entry.args, memo)
+        replay = Interpreter(self.checked, tape, tape, state, DEFAULT_STEP_BUDGET)
+        replay.muted = True
+        replay.entity_count = entry.entity_count
+        result = replay.call(entry.procedure, args)
+        return _number(replay.evaluate(expr, {**args, "result": result}), self.goal)
+
+    def _expr(self, procedure: str) -> n.Expr:
+        """EXPR checked where it is read: after ``procedure``, with its inputs."""
+        expr = self.checked_in.get(procedure)
+        if expr is None:
+            decl = self.checked.book.procedures[procedure]
+            target = Target("procedure", procedure, decl.ref)
+            tracks = self.checked.book.tracks
+            try:
+                expr = of_expression(self.checked, target, self.goal, "--policy")
+            except InputError as exc:
+                raise InputError(
+                    [
+                        *exc.diagnostics,
+                        error(
+                            f"--policy advised: the goal is read after procedure '{procedure}', "
+                            "where a decision is advised",
+                            where="--policy",
+                            hint="name state variables and tracks"
+                            + (f" (e.g. '{next(iter(tracks))}')" if tracks else "")
+                            + ", which every procedure can read",
+                        ),
+                    ]
+                ) from None
+            self.checked_in[procedure] = expr
+        return expr
+
+
+def _short(x: Fraction) -> str:
+    return str(x) if x.denominator == 1 else f"{float(x):.4g}"
+
+
+def _default_index(request: DecisionRequest) -> int | None:
+    if not request.defaulted:
+        return None
+    return next((k for k, o in enumerate(request.options) if o == request.default), None)
+
+
+def _next_prefix(tape: Tape, at: int) -> list[int] | None:
+    """The next path that keeps the first ``at`` choices (the run so far) as they were."""
+    for k in range(len(tape.choices) - 1, at - 1, -1):
+        if tape.choices[k] + 1 < tape.points[k].size:
+            return [*tape.choices[:k], tape.choices[k] + 1]
+    return None
+
+
+def make_advised(checked: Checked, spec: str) -> AdvisedPolicy:
+    """``advised:EXPR`` or ``advised:max:EXPR`` (maximize), ``advised:min:EXPR`` (minimize)."""
+    goal = spec.removeprefix(PREFIX).strip()
+    if not goal:
+        raise InputError(
+            [
+                error(
+                    "advised: needs a goal, an expression to maximize",
+                    where="--policy",
+                    hint="e.g. --policy 'advised:tonnage_sunk' or --policy 'advised:min:subs_lost'",
+                )
+            ]
+        )
+    minimize = goal.startswith("min:")
+    if minimize or goal.startswith("max:"):
+        goal = goal[4:].strip()
+    return AdvisedPolicy(checked, goal, minimize)

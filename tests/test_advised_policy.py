@@ -1,0 +1,204 @@
+"""``--policy advised:EXPR`` (issue 14 §2): at each decision, the option worth the most EXPR.
+
+The game below is small enough to work every expected value out by hand; each is in the
+comment beside the assert.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import EXAMPLES, run_cli
+
+from rulekit.analysis.advised import AdvisedPolicy
+from rulekit.book.checker import load
+from rulekit.play.runner import new_game
+
+BOOK = """rulebook "Aim" edition "1" scenario "range"
+dice d6 = 1..6
+state score: int = 0
+state misses: int = 0
+state wind: int = 0
+
+procedure shoot [1.0] "Shoot"
+    wind = roll d6                                                      [1.1]
+    choose aim from [1, 2, 3] default 1 [1.2] "How far to aim"
+    if roll d6 >= wind + aim [1.3]:
+        score += aim
+        choose again from [false, true] default false [1.4] "Shoot again?"
+        if again:
+            if roll d6 >= 4 [1.5]:
+                score += 2
+            else:
+                score -= 1
+    else:
+        misses += 1
+
+procedure wild [2.0] "Four dice after the decision"
+    choose bet from [1, 2] default 1 [2.1] "Bet"
+    let a = roll d6
+    let b = roll d6
+    let c = roll d6
+    let d = roll d6
+    score += bet * (a + b + c + d)
+
+sequence turn [0.0] "Turn"
+    phase shoot [1.0]
+"""
+
+SCENARIO = """[scenario]
+title = "The range"
+turns = 3
+summary = ["score", "misses"]
+"""
+
+
+@pytest.fixture
+def book(make_rulebook: Callable[..., Path]) -> Path:
+    return make_rulebook(BOOK, **{"scenarios__range.toml": SCENARIO})
+
+
+def _decisions(trace: Path) -> list[dict[str, Any]]:
+    events = [json.loads(line) for line in trace.read_text().splitlines()]
+    return [e for e in events if e.get("event") == "decision"]
+
+
+def _run(book: Path, tmp_path: Path, policy: str, *more: str) -> list[dict[str, Any]]:
+    trace = tmp_path / "trace.jsonl"
+    result = run_cli("run", book, "--policy", policy, "--trace", trace, *more)
+    assert result.exit_code == 0, result.output
+    return _decisions(trace)
+
+
+@pytest.mark.parametrize(
+    ("wind", "aim", "by"),
+    [
+        # aim a after wind w hits when a d6 >= w + a, (7 - w - a) / 6 of the time, and
+        # scores a; the later decision (shoot again?) is taken as the rulebook's default,
+        # no: aim a is worth a * (7 - w - a) / 6.
+        # wind 1: 5/6 = 0.8333, 8/6, 9/6 = 1.5 -> aim 3
+        (1, 3, "advised: worth 1.5, the default 0.8333"),
+        # wind 3: 3/6 = 0.5, 4/6 = 0.6667, 3/6 -> aim 2
+        (3, 2, "advised: worth 0.6667, the default 0.5"),
+        # wind 5: 1/6 = 0.1667, 0, 0 -> the default, aim 1
+        (5, 1, "advised: worth 0.1667"),
+    ],
+)
+def test_the_option_worth_most_after_the_dice_already_thrown(
+    book: Path, tmp_path: Path, wind: int, aim: int, by: str
+) -> None:
+    decisions = _run(
+        book, tmp_path, "advised:score", "--turns", "1", "--dice", str(wind), "--seed", "1"
+    )
+    assert decisions[0]["name"] == "aim"
+    assert decisions[0]["choice"] == aim
+    assert decisions[0]["by"] == by
+
+
+def test_a_later_decision_is_advised_when_it_is_reached(book: Path, tmp_path: Path) -> None:
+    # wind 1, aim 3 (above), the shot hits (6 >= 4): score 3. Shooting again is worth
+    # 3 + 2 * 3/6 - 1 * 3/6 = 3.5 against 3: taken although the rulebook's default is no
+    decisions = _run(
+        book, tmp_path, "advised:score", "--turns", "1", "--dice", "1,6,2", "--seed", "1"
+    )
+    again = decisions[1]
+    assert again["name"] == "again" and again["choice"] is True
+    assert again["by"] == "advised: worth 3.5, the default 3"
+
+
+def test_minimizing_takes_the_other_end(book: Path, tmp_path: Path) -> None:
+    # the fewest points: aim 3 after wind 5 scores nothing (a d6 never reaches 8)
+    decisions = _run(
+        book, tmp_path, "advised:min:score", "--turns", "1", "--dice", "5", "--seed", "1"
+    )
+    assert decisions[0]["choice"] == 2  # 2 and 3 are both worth 0; the earlier is taken
+    # misses counted: every option of aim after wind 5 but 1 misses for sure
+    decisions = _run(book, tmp_path, "advised:misses", "--turns", "1", "--dice", "5", "--seed", "1")
+    assert (
+        decisions[0]["choice"] == 2 and decisions[0]["by"] == "advised: worth 1, the default 0.8333"
+    )
+
+
+def test_over_the_path_budget_the_default_is_taken(book: Path) -> None:
+    checked = load(str(book))
+    policy = AdvisedPolicy(checked, "score")
+    game = new_game(checked, None, 1, "advised:score", policy)
+    game.interp.call("wild", {})
+    (decision,) = [e for e in game.interp.trace.events if getattr(e, "name", "") == "bet"]
+    # 2 options x 6^4 paths of dice is more than the budget of 1,000 runs
+    assert decision.choice == 1
+    assert decision.by == "advised: default, more than 1000 paths"
+    small = AdvisedPolicy(checked, "score", max_paths=3_000)
+    game = new_game(checked, None, 1, "advised:score", small)
+    game.interp.call("wild", {})
+    (decision,) = [e for e in game.interp.trace.events if getattr(e, "name", "") == "bet"]
+    assert decision.choice == 2  # worth 2 * 4 * 3.5 = 28 against 14
+    assert decision.by == "advised: worth 28, the default 14"
+
+
+def test_a_saved_advised_game_goes_on_as_if_never_stopped(book: Path, tmp_path: Path) -> None:
+    whole = run_cli("run", book, "--policy", "advised:score", "--seed", "4", "--json")
+    assert whole.exit_code == 0, whole.output
+    save = tmp_path / "game.json"
+    first = run_cli(
+        "run", book, "--policy", "advised:score", "--seed", "4", "--turns", "1", "--save", save
+    )
+    assert first.exit_code == 0, first.output
+    rest = run_cli("run", book, "--resume", save, "--json")
+    assert rest.exit_code == 0, rest.output
+    assert json.loads(rest.stdout)["final"] == json.loads(whole.stdout)["final"]
+
+
+def test_a_trace_of_an_advised_game_replays(book: Path, tmp_path: Path) -> None:
+    trace = tmp_path / "t.jsonl"
+    ran = run_cli("run", book, "--policy", "advised:score", "--seed", "8", "--trace", trace)
+    assert ran.exit_code == 0, ran.output
+    replayed = run_cli("replay", trace)
+    assert replayed.exit_code == 0, replayed.output
+
+
+def test_simulate_plays_advised(book: Path) -> None:
+    advised = run_cli("simulate", book, "--runs", "20", "--policy", "advised:score", "--json")
+    default = run_cli("simulate", book, "--runs", "20", "--json")
+    assert advised.exit_code == 0 and default.exit_code == 0, advised.output + default.output
+
+    def mean(out: str) -> float:
+        (score,) = [s for s in json.loads(out)["stats"] if s["name"] == "score"]
+        return float(score["mean"])
+
+    assert mean(advised.stdout) > mean(default.stdout)
+
+
+@pytest.mark.parametrize(
+    ("goal", "message"),
+    [
+        ("advised:", "advised: needs a goal"),
+        ("advised:score +", "the expression ends too early"),
+        ("advised:sub.damage", "unknown name 'sub'"),
+    ],
+)
+def test_a_goal_that_cannot_be_read_is_an_error(book: Path, goal: str, message: str) -> None:
+    result = run_cli("run", book, "--policy", goal, "--turns", "1")
+    assert result.exit_code == 1
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_tutorial_game_advised(tmp_path: Path) -> None:
+    # Harbour Raid [3.2]: the nearest range is the best for sinking raiders, the farthest
+    # for sparing them
+    for goal, aim in (("advised:ships_sunk", 1), ("advised:min:ships_sunk", 3)):
+        decisions = _run(EXAMPLES / "tutorial", tmp_path, goal, "--seed", "2", "--turns", "2")
+        assert {d["choice"] for d in decisions} == {aim}
+
+
+def test_the_python_api_plays_advised_as_the_command_line(book: Path) -> None:
+    import rulekit
+
+    played = rulekit.load(book).play(seed=6, policy="advised:score")
+    ran = run_cli("run", book, "--seed", "6", "--policy", "advised:score", "--json")
+    assert ran.exit_code == 0, ran.output
+    assert played.final == json.loads(ran.stdout)["final"]
