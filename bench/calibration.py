@@ -5,6 +5,7 @@
     python bench/calibration.py --games 300 --short-games 500
     python bench/calibration.py --scenario short_campaign --games 200
     python bench/calibration.py --json results.json   # every game's figures, for a plot
+    python bench/calibration.py --rulebook /tmp/sw --games 30   # a changed copy, while tuning
 
 Measured, never asserted. Each game is played untraced under the default decision policy (seeds
 0, 1, ...). Printed, with the median and the 10th-90th percentile spread over the games:
@@ -43,11 +44,12 @@ TOLERANCE = 0.35
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 _BOOK: Checked | None = None
+RULEBOOK = ROOT / "rulebooks" / "silent_war"
 
 
-def _init() -> None:
+def _init(rulebook: str) -> None:
     global _BOOK
-    _BOOK = load(str(ROOT / "rulebooks" / "silent_war"))
+    _BOOK = load(rulebook)
 
 
 def _date(values: dict[str, Any]) -> str:
@@ -98,12 +100,14 @@ def play(job: tuple[int, str]) -> dict[str, Any]:
     }
 
 
-def run(scenario: str, games: int, workers: int) -> list[dict[str, Any]]:
+def run(
+    scenario: str, games: int, workers: int, rulebook: str = str(RULEBOOK)
+) -> list[dict[str, Any]]:
     jobs = [(seed, scenario) for seed in range(games)]
     if workers <= 1:
-        _init()
+        _init(rulebook)
         return [play(job) for job in jobs]
-    with ProcessPoolExecutor(workers, initializer=_init) as pool:
+    with ProcessPoolExecutor(workers, initializer=_init, initargs=(rulebook,)) as pool:
         return list(pool.map(play, jobs, chunksize=1))
 
 
@@ -199,14 +203,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", metavar="FILE", help="write every game's figures here")
+    parser.add_argument(
+        "--rulebook", default=str(RULEBOOK), help="a variant of Silent War to try (a copy)"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     full = (
-        run("full_campaign", args.games, args.workers) if args.scenario != "short_campaign" else []
+        run("full_campaign", args.games, args.workers, args.rulebook)
+        if args.scenario != "short_campaign"
+        else []
     )
     short_games = args.games if args.short_games is None else args.short_games
     short = (
-        run("short_campaign", short_games, args.workers) if args.scenario != "full_campaign" else []
+        run("short_campaign", short_games, args.workers, args.rulebook)
+        if args.scenario != "full_campaign"
+        else []
     )
     print(f"Silent War 2.1 calibration (issue 11 §3), {time.perf_counter() - start:.0f} s")
     if full:
