@@ -202,3 +202,35 @@ def test_the_python_api_plays_advised_as_the_command_line(book: Path) -> None:
     ran = run_cli("run", book, "--seed", "6", "--policy", "advised:score", "--json")
     assert ran.exit_code == 0, ran.output
     assert played.final == json.loads(ran.stdout)["final"]
+
+
+def _play(book: Path, answers: list[str], seed: int = 1) -> list[str]:
+    from rulekit.play.interactive import PlaySession, start_save
+
+    checked = load(str(book))
+    lines: list[str] = []
+    given = iter(answers)
+
+    def read(prompt: str) -> str:
+        try:
+            return next(given)
+        except StopIteration:
+            raise EOFError from None
+
+    session = PlaySession(checked, start_save(checked, str(book), None, seed), read, lines.append)
+    session.run()
+    return lines
+
+
+def test_advise_at_a_play_prompt(book: Path, tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setenv("RULEKIT_PLAY_DIR", str(tmp_path / "play"))
+    # seed 1 throws a wind of 2 first: aim a hits on a d6 >= 2 + a, worth a * (5 - a) / 6:
+    # 4/6, 6/6, 6/6 (the later "shoot again?" at its default, no)
+    lines = _play(book, ["advise score", "advise min:score", "advise misses +", "3"])
+    shown = "\n".join(lines)
+    assert "expected score (most is best; later decisions at defaults):" in shown
+    assert "  #1 1: 0.6667" in lines and "  #2 2: 1  <- advised" in lines
+    assert "  #3 3: 1" in lines
+    assert "  #1 1: 0.6667  <- advised" in lines  # the least
+    assert "the expression ends too early" in shown
+    assert "Traceback" not in shown

@@ -33,16 +33,16 @@ def test_prob_prints_bars_beside_the_numbers() -> None:
 
 
 def test_prob_at_least_and_at_most_for_ordered_results() -> None:
-    # [14.2] row "7 or more": ..3 No Effect | 4-6 Spotted | 7-8 Damaged | 9-10 Damaged + RTB,
-    # on a d10 of 0..9: 4, 3, 2 and 1 faces of 10; the enum's order is No Effect < Spotted < ...
+    # [14.2] row "7 or more": ..3 No Effect | 4-6 Spotted | 7 Damaged | 8-11 Damaged + RTB,
+    # on a d10 of 0..9: 4, 3, 1 and 2 faces of 10; the enum's order is No Effect < Spotted < ...
     result = run_cli("prob", SW, "counterattack_table", "--at", "difference=7")
     assert result.exit_code == 0, result.stderr
     lines = {line.split("│")[1].strip(): line for line in result.stdout.splitlines() if "│" in line}
     cells = {k: [c.strip() for c in v.split("│")[2:6]] for k, v in lines.items()}
     assert cells["No Effect"] == ["2/5", "40.00", "100.00", "40.00"]
     assert cells["Spotted"] == ["3/10", "30.00", "60.00", "70.00"]
-    assert cells["Damaged"] == ["1/5", "20.00", "30.00", "90.00"]
-    assert cells["Damaged + RTB"] == ["1/10", "10.00", "10.00", "100.00"]
+    assert cells["Damaged"] == ["1/10", "10.00", "30.00", "80.00"]
+    assert cells["Damaged + RTB"] == ["1/5", "20.00", "20.00", "100.00"]
 
 
 def test_diff_prints_before_and_after_bars() -> None:

@@ -60,9 +60,9 @@ class Entry:
 
 
 class _Frames(list[Frame]):
-    """The interpreter's stack of frames, telling the policy of each call and return."""
+    """The interpreter's stack of frames, telling the look-ahead of each call and return."""
 
-    def __init__(self, frames: list[Frame], policy: AdvisedPolicy) -> None:
+    def __init__(self, frames: list[Frame], policy: Lookahead) -> None:
         super().__init__(frames)
         self.policy = policy
 
@@ -108,25 +108,64 @@ class _Replay(Tape):
 
 
 @define
-class AdvisedPolicy:
-    """Takes the option worth the most ``goal`` (see the module's docstring)."""
+class Goal:
+    """What an option is worth: EXPR, parsed, checked where it is read (per procedure)."""
 
     checked: Checked
-    goal: str  # the expression as given
+    text: str
     minimize: bool = False
+    where: str = "--policy"
+    checked_in: dict[str, n.Expr] = field(factory=dict, init=False)  # by procedure
+
+    def __attrs_post_init__(self) -> None:
+        self.checked.book.sources.add(self.where, self.text)
+        parse_expression(self.text, self.where)  # a syntax error: before the game
+
+    def best(self, values: list[Fraction], default: int | None) -> int:
+        """The option worth the most (least); a tie to the default, then the earlier."""
+        sign = -1 if self.minimize else 1
+        return max(range(len(values)), key=lambda k: (sign * values[k], k == default, -k))
+
+    def expr(self, procedure: str) -> n.Expr:
+        """EXPR checked where it is read: after ``procedure``, with its inputs."""
+        expr = self.checked_in.get(procedure)
+        if expr is None:
+            decl = self.checked.book.procedures[procedure]
+            target = Target("procedure", procedure, decl.ref)
+            tracks = self.checked.book.tracks
+            try:
+                expr = of_expression(self.checked, target, self.text, self.where)
+            except InputError as exc:
+                raise InputError(
+                    [
+                        *exc.diagnostics,
+                        error(
+                            f"advised: the goal is read after procedure '{procedure}', "
+                            "where a decision is advised",
+                            where=self.where,
+                            hint="name state variables and tracks"
+                            + (f" (e.g. '{next(iter(tracks))}')" if tracks else "")
+                            + ", which every procedure can read",
+                        ),
+                    ]
+                ) from None
+            self.checked_in[procedure] = expr
+        return expr
+
+
+@define
+class Lookahead:
+    """Watches a game's calls, dice and decisions, to value the options of a decision."""
+
+    checked: Checked
     max_paths: int = ADVISED_MAX_PATHS
-    expr: n.Expr = field(init=False)
     interp: Interpreter | None = field(default=None, init=False)
     holders: frozenset[str] = field(init=False)  # frame names of procedures with a choose
     entries: list[Entry | None] = field(factory=list, init=False)
     live: int = field(default=0, init=False)  # entries that are not None
     log: list[int] = field(factory=list, init=False)
-    checked_in: dict[str, n.Expr] = field(factory=dict, init=False)  # EXPR, by procedure
 
     def __attrs_post_init__(self) -> None:
-        where = "--policy"
-        self.checked.book.sources.add(where, self.goal)
-        self.expr = parse_expression(self.goal, where)  # a syntax error: before the game
         self.holders = frozenset(
             f"procedure {p.name}"
             for p in self.checked.book.procedures.values()
@@ -136,7 +175,7 @@ class AdvisedPolicy:
     # ---- the game's side ------------------------------------------------------------------
 
     def attach(self, interp: Interpreter) -> None:
-        """Watch ``interp``'s calls (rulekit.play.runner.Game does this when it is made)."""
+        """Watch ``interp``'s calls (from before the scenario's set-up runs)."""
         self.interp = interp
         interp.frames = _Frames(list(interp.frames), self)
         self.entries = [None] * len(interp.frames)
@@ -171,32 +210,19 @@ class AdvisedPolicy:
             i.dice = i.dice.inner  # between procedures the game's own dice (saves read them)
             self.log.clear()
 
-    def decide(self, request: DecisionRequest) -> tuple[Any, str]:
-        if len(request.options) < 2:
-            return DefaultPolicy().decide(request)
-        entry = self.entries[-1] if self.entries else None
-        values = None if entry is None else self.values(entry, request)
-        if isinstance(values, list):
-            sign = -1 if self.minimize else 1
-            default = _default_index(request)
-            best = max(
-                range(len(values)),
-                key=lambda k: (sign * values[k], k == default, -k),
-            )
-            by = f"advised: worth {_short(values[best])}"
-            if default is not None and default != best:
-                by += f", the default {_short(values[default])}"
-        else:
-            best = _default_index(request) or 0
-            by = f"advised: default, {values or 'no copy of the procedure'}"
-        self.log.append(best)
-        return request.options[best], by
+    def decided(self, request: DecisionRequest, index: int) -> None:
+        """A decision was answered (by whoever): the replays must give the same answer."""
+        if len(request.options) > 1:
+            self.log.append(index)
 
     # ---- the look-ahead --------------------------------------------------------------------
 
-    def values(self, entry: Entry, request: DecisionRequest) -> list[Fraction] | str:
+    def values(self, request: DecisionRequest, goal: Goal) -> list[Fraction] | str:
         """Each option's expected worth, or why there is none (over the budget)."""
-        expr = self._expr(entry.procedure)
+        entry = self.entries[-1] if self.entries else None
+        if entry is None:
+            return "no copy of the procedure"
+        expr = goal.expr(entry.procedure)
         fixed = self.log[entry.log_at :]
         at = len(fixed)
         root = _Node()
@@ -208,7 +234,7 @@ class AdvisedPolicy:
                 return f"more than {self.max_paths} paths"
             tape = _Replay(prefix, at)
             try:
-                worth = self._run(entry, expr, tape)
+                worth = self._run(entry, expr, goal.text, tape)
             except StepBudgetExceeded:
                 return "a run over the step budget"
             if len(tape.choices) <= at or tape.points[at].size != len(request.options):
@@ -222,11 +248,10 @@ class AdvisedPolicy:
         node = root
         for choice in fixed:
             node = node.children[choice]
-        sign = -1 if self.minimize else 1
+        sign = -1 if goal.minimize else 1
         return [_solve(node.children[k], sign, [], Fraction(1), []) for k in sorted(node.children)]
 
-    def _run(self, entry: Entry, expr: n.Expr, tape: Tape) -> Fraction:
-        assert self.interp is not None
+    def _run(self, entry: Entry, expr: n.Expr, text: str, tape: Tape) -> Fraction:
         memo: dict[int, Any] = {}
         state = GameState(clone(entry.values, memo), clone(entry.entities, memo))
         args = clone(entry.args, memo)
@@ -234,33 +259,43 @@ class AdvisedPolicy:
         replay.muted = True
         replay.entity_count = entry.entity_count
         result = replay.call(entry.procedure, args)
-        return _number(replay.evaluate(expr, {**args, "result": result}), self.goal)
+        return _number(replay.evaluate(expr, {**args, "result": result}), text)
 
-    def _expr(self, procedure: str) -> n.Expr:
-        """EXPR checked where it is read: after ``procedure``, with its inputs."""
-        expr = self.checked_in.get(procedure)
-        if expr is None:
-            decl = self.checked.book.procedures[procedure]
-            target = Target("procedure", procedure, decl.ref)
-            tracks = self.checked.book.tracks
-            try:
-                expr = of_expression(self.checked, target, self.goal, "--policy")
-            except InputError as exc:
-                raise InputError(
-                    [
-                        *exc.diagnostics,
-                        error(
-                            f"--policy advised: the goal is read after procedure '{procedure}', "
-                            "where a decision is advised",
-                            where="--policy",
-                            hint="name state variables and tracks"
-                            + (f" (e.g. '{next(iter(tracks))}')" if tracks else "")
-                            + ", which every procedure can read",
-                        ),
-                    ]
-                ) from None
-            self.checked_in[procedure] = expr
-        return expr
+
+@define
+class AdvisedPolicy:
+    """Takes the option worth the most ``goal`` (see the module's docstring)."""
+
+    checked: Checked
+    goal: str  # the expression as given
+    minimize: bool = False
+    max_paths: int = ADVISED_MAX_PATHS
+    worth: Goal = field(init=False)
+    lookahead: Lookahead = field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.worth = Goal(self.checked, self.goal, self.minimize)
+        self.lookahead = Lookahead(self.checked, self.max_paths)
+
+    def attach(self, interp: Interpreter) -> None:
+        """Watch ``interp``'s calls (rulekit.play.runner does this when a game is made)."""
+        self.lookahead.attach(interp)
+
+    def decide(self, request: DecisionRequest) -> tuple[Any, str]:
+        if len(request.options) < 2:
+            return DefaultPolicy().decide(request)
+        values = self.lookahead.values(request, self.worth)
+        default = _default_index(request)
+        if isinstance(values, list):
+            best = self.worth.best(values, default)
+            by = f"advised: worth {_short(values[best])}"
+            if default is not None and default != best:
+                by += f", the default {_short(values[default])}"
+        else:
+            best = default or 0
+            by = f"advised: default, {values}"
+        self.lookahead.decided(request, best)
+        return request.options[best], by
 
 
 def _short(x: Fraction) -> str:

@@ -22,6 +22,7 @@ from typing import Any
 import tomli_w
 from attrs import define, field
 
+from rulekit.analysis.advised import Goal, Lookahead
 from rulekit.book.checker import Checked
 from rulekit.engine.dice import SeededDice
 from rulekit.engine.interpreter import Interpreter
@@ -29,7 +30,7 @@ from rulekit.engine.policy import DecisionRequest
 from rulekit.engine.runtime import Frame
 from rulekit.engine.trace import Event
 from rulekit.engine.values import show, showing_pieces
-from rulekit.errors import InputError, error
+from rulekit.errors import InputError, RulekitError, error
 from rulekit.play.runner import Game, describe_turn, resume_game
 from rulekit.play.scenario import apply_scenario, find_scenario, load_scenario
 from rulekit.play.screen import (
@@ -188,6 +189,9 @@ class PlayPolicy:
     def __init__(self, session: PlaySession) -> None:
         self.session = session
 
+    def attach(self, interp: Interpreter) -> None:
+        self.session.lookahead.attach(interp)  # for `advise` at a prompt
+
     def decide(self, request: DecisionRequest) -> tuple[Any, str]:
         return self.session.decide(request)
 
@@ -215,6 +219,8 @@ class PlaySession:
         self.shown = 0  # events of the current turn already told
         self.resumed = False  # show the situation again at the first live moment
         self.auto_frame: Frame | None = None
+        self.lookahead = Lookahead(checked)
+        self.goal: Goal | None = None  # the last `advise EXPR`
 
     # ---- the game loop ------------------------------------------------------------------
 
@@ -252,7 +258,10 @@ class PlaySession:
             # as runner.new_game, but the session knows the game before the scenario's
             # set-up runs, since the set-up may ask the player too
             scenario = load_scenario(self.checked, find_scenario(self.checked, save.scenario))
-            interp = Interpreter(self.checked, SeededDice(save.seed), PlayPolicy(self))
+            policy = PlayPolicy(self)
+            self.lookahead = Lookahead(self.checked)
+            interp = Interpreter(self.checked, SeededDice(save.seed), policy)
+            policy.attach(interp)
             game = Game(self.checked, scenario, interp, save.seed, "play")
             self.game, self.viewer = game, Viewer(self.checked, interp)
         if self.max_steps is not None:
@@ -271,6 +280,7 @@ class PlaySession:
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(text)
+            self.lookahead = Lookahead(self.checked)  # resume_game attaches it
             return resume_game(self.checked, tmp, "play", PlayPolicy(self))
         finally:
             os.unlink(tmp)
@@ -347,6 +357,7 @@ class PlaySession:
                     ]
                 )
             self.shown = len(interp.trace.events)
+            self.lookahead.decided(request, index)
             return request.options[index], by
         self._catch_up(interp.trace.events)
         title = self.viewer.interpolate(request.title or request.name)
@@ -369,6 +380,7 @@ class PlaySession:
                 return self._answer(request, picked, by)
 
     def _answer(self, request: DecisionRequest, index: int, by: str) -> tuple[Any, str]:
+        self.lookahead.decided(request, index)
         self.save.answers.append(index)
         self.save.by.append(by)
         self.pos += 1
@@ -424,7 +436,39 @@ class PlaySession:
             return default
         if word == "quit" and not rest:
             self._quit()
+        if word == "advise":
+            self._advise(rest.strip(), request, labels)
+            return None
         return self._pick(answer, request, labels)
+
+    def _advise(self, text: str, request: DecisionRequest, labels: list[str]) -> None:
+        """Each option's expected EXPR over this decision's procedure (analysis.advised)."""
+        if text:
+            minimize = text.startswith("min:")
+            goal = text.removeprefix("min:").removeprefix("max:").strip()
+            try:
+                self.goal = Goal(self.checked, goal, minimize, where="advise")
+            except RulekitError as exc:
+                self.write(exc.render(self.checked.book.sources))
+                return
+        if self.goal is None:
+            self.write("  advise what? e.g. advise " + next(iter(self.checked.book.tracks), "EXPR"))
+            return
+        try:
+            values = self.lookahead.values(request, self.goal)
+        except RulekitError as exc:
+            self.write(exc.render(self.checked.book.sources))
+            return
+        which = "least" if self.goal.minimize else "most"
+        if isinstance(values, str):
+            self.write(f"  no advice on {self.goal.text}: {values}")
+            return
+        best = self.goal.best(values, default_index(request))
+        self.write(f"  expected {self.goal.text} ({which} is best; later decisions at defaults):")
+        for k, (label, value) in enumerate(zip(labels, values, strict=True), start=1):
+            mark = "  <- advised" if k - 1 == best else ""
+            shown = str(value) if value.denominator == 1 else f"{float(value):.4g}"
+            self.write(f"  #{k} {label}: {shown}{mark}")
 
     def _pick(self, answer: str, request: DecisionRequest, labels: list[str]) -> int | None:
         text = answer.strip()

@@ -43,6 +43,7 @@ COMMANDS = (
     ("save [FILE]", "save the game (default: the autosave file)"),
     ("undo", "back to your previous decision"),
     ("auto", "take the defaults for the rest of this phase"),
+    ("advise EXPR", "each option's expected EXPR (min:EXPR: the least is best)"),
     ("quit", "stop (offers to save)"),
 )
 
