@@ -233,4 +233,6 @@ def test_advise_at_a_play_prompt(book: Path, tmp_path: Path, monkeypatch: Any) -
     assert "  #3 3: 1" in lines
     assert "  #1 1: 0.6667  <- advised" in lines  # the least
     assert "the expression ends too early" in shown
+    # the first `advise` plays the game again to follow its procedures; once
+    assert shown.count("advise: playing the game again") == 1
     assert "Traceback" not in shown

@@ -190,7 +190,8 @@ class PlayPolicy:
         self.session = session
 
     def attach(self, interp: Interpreter) -> None:
-        self.session.lookahead.attach(interp)  # for `advise` at a prompt
+        if self.session.watching:  # once `advise` was asked for (it costs a copy per call)
+            self.session.lookahead.attach(interp)
 
     def decide(self, request: DecisionRequest) -> tuple[Any, str]:
         return self.session.decide(request)
@@ -221,6 +222,8 @@ class PlaySession:
         self.auto_frame: Frame | None = None
         self.lookahead = Lookahead(checked)
         self.goal: Goal | None = None  # the last `advise EXPR`
+        self.watching = False  # the look-ahead follows the game (from the first `advise`)
+        self.pending: str | None = None  # an `advise` to answer once the game is rebuilt
 
     # ---- the game loop ------------------------------------------------------------------
 
@@ -371,6 +374,9 @@ class PlaySession:
             return self._answer(request, default, "auto")
         for line in prompt_lines(title, request, labels):
             self.write(line)
+        if self.pending is not None:
+            text, self.pending = self.pending, None
+            self._advise(text, request, labels)
         while True:
             shown = f"[{labels[default]}] " if default is not None else ""
             answer = self.read(f"{shown}> ").strip()
@@ -442,7 +448,13 @@ class PlaySession:
         return self._pick(answer, request, labels)
 
     def _advise(self, text: str, request: DecisionRequest, labels: list[str]) -> None:
-        """Each option's expected EXPR over this decision's procedure (analysis.advised)."""
+        """Each option's expected EXPR over this decision's procedure (analysis.advised).
+        The first time, the game is played again from its start with the look-ahead
+        following it (it needs each procedure's state as it began), back to this prompt."""
+        if not self.watching:
+            self.watching, self.pending = True, text
+            self.write("  advise: playing the game again to follow its procedures ...")
+            raise _Rebuild
         if text:
             minimize = text.startswith("min:")
             goal = text.removeprefix("min:").removeprefix("max:").strip()
