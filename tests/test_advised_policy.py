@@ -38,6 +38,13 @@ procedure shoot [1.0] "Shoot"
     else:
         misses += 1
 
+procedure later [3.0] "A decision after the dice"
+    choose stake from [1, 2] default 1 [3.1] "Stake"
+    let a = roll d6
+    let b = roll d6
+    choose bonus from [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] default 1 [3.2] "Bonus"
+    score += stake * (a + b) + bonus
+
 procedure wild [2.0] "Four dice after the decision"
     choose bet from [1, 2] default 1 [2.1] "Bet"
     let a = roll d6
@@ -78,14 +85,14 @@ def _run(book: Path, tmp_path: Path, policy: str, *more: str) -> list[dict[str, 
     ("wind", "aim", "by"),
     [
         # aim a after wind w hits when a d6 >= w + a, (7 - w - a) / 6 of the time, and
-        # scores a; the later decision (shoot again?) is taken as the rulebook's default,
-        # no: aim a is worth a * (7 - w - a) / 6.
-        # wind 1: 5/6 = 0.8333, 8/6, 9/6 = 1.5 -> aim 3
-        (1, 3, "advised: worth 1.5, the default 0.8333"),
-        # wind 3: 3/6 = 0.5, 4/6 = 0.6667, 3/6 -> aim 2
-        (3, 2, "advised: worth 0.6667, the default 0.5"),
-        # wind 5: 1/6 = 0.1667, 0, 0 -> the default, aim 1
-        (5, 1, "advised: worth 0.1667"),
+        # scores a; then a second shot is worth 2 * 1/2 - 1 * 1/2 = +1/2, so at its best it
+        # is taken: a hit is worth a + 1/2, and aim a (a + 1/2) * (7 - w - a) / 6.
+        # wind 1: 1.5*5/6 = 1.25, 2.5*4/6 = 1.667, 3.5*3/6 = 1.75 -> aim 3
+        (1, 3, "advised: worth 1.75, the default 1.25"),
+        # wind 3: 1.5*3/6 = 0.75, 2.5*2/6 = 0.8333, 3.5*1/6 = 0.5833 -> aim 2
+        (3, 2, "advised: worth 0.8333, the default 0.75"),
+        # wind 5: 1.5*1/6 = 0.25, 0, 0 -> the default, aim 1
+        (5, 1, "advised: worth 0.25"),
     ],
 )
 def test_the_option_worth_most_after_the_dice_already_thrown(
@@ -138,6 +145,24 @@ def test_over_the_path_budget_the_default_is_taken(book: Path) -> None:
     (decision,) = [e for e in game.interp.trace.events if getattr(e, "name", "") == "bet"]
     assert decision.choice == 2  # worth 2 * 4 * 3.5 = 28 against 14
     assert decision.by == "advised: worth 28, the default 14"
+
+
+def test_over_the_budget_with_later_decisions_at_their_best_they_stay_at_defaults(
+    book: Path,
+) -> None:
+    checked = load(str(book))
+    # 2 stakes x 36 dice x 10 bonuses = 720 runs at their best, over a budget of 100; with
+    # the bonus at its default 1, 72 runs: stake s is worth 7s + 1
+    policy = AdvisedPolicy(checked, "score", max_paths=100)
+    game = new_game(checked, None, 1, "advised:score", policy)
+    game.interp.call("later", {})
+    stake, bonus = [
+        e for e in game.interp.trace.events if getattr(e, "name", "") in ("stake", "bonus")
+    ]
+    assert stake.choice == 2
+    assert stake.by == "advised: worth 15, the default 8 (later decisions at their defaults)"
+    # the bonus, once the dice are thrown: 10 runs, and 10 is worth the most
+    assert bonus.choice == 10
 
 
 def test_a_saved_advised_game_goes_on_as_if_never_stopped(book: Path, tmp_path: Path) -> None:
@@ -224,14 +249,17 @@ def _play(book: Path, answers: list[str], seed: int = 1) -> list[str]:
 
 def test_advise_at_a_play_prompt(book: Path, tmp_path: Path, monkeypatch: Any) -> None:
     monkeypatch.setenv("RULEKIT_PLAY_DIR", str(tmp_path / "play"))
-    # seed 1 throws a wind of 2 first: aim a hits on a d6 >= 2 + a, worth a * (5 - a) / 6:
-    # 4/6, 6/6, 6/6 (the later "shoot again?" at its default, no)
+    # seed 1 throws a wind of 2 first: aim a hits on a d6 >= 2 + a, (5 - a) / 6 of the
+    # time, and a hit is worth a + 1/2 with the second shot at its best (as above):
+    # 1.5*4/6 = 1, 2.5*3/6 = 1.25, 3.5*2/6 = 1.167
     lines = _play(book, ["advise score", "advise min:score", "advise misses +", "3"])
     shown = "\n".join(lines)
-    assert "expected score (most is best; later decisions at defaults):" in shown
-    assert "  #1 1: 0.6667" in lines and "  #2 2: 1  <- advised" in lines
-    assert "  #3 3: 1" in lines
-    assert "  #1 1: 0.6667  <- advised" in lines  # the least
+    assert "expected score (most is best; later decisions at their best):" in shown
+    assert "  #1 1: 1" in lines and "  #2 2: 1.25  <- advised" in lines
+    assert "  #3 3: 1.167" in lines
+    # the least: the second shot at its best is then not taken, a hit is worth a:
+    # 4/6, 6/6, 6/6
+    assert "  #1 1: 0.6667  <- advised" in lines
     assert "the expression ends too early" in shown
     # the first `advise` plays the game again to follow its procedures; once
     assert shown.count("advise: playing the game again") == 1

@@ -5,19 +5,21 @@ this policy, each procedure that holds a ``choose`` is remembered as it is enter
 the game state and of its arguments, and where the game's record of dice and decisions stood.
 At a decision the policy plays that procedure again from the copy, once per option and path
 of dice (as rulekit.analysis.advice does): the dice and decisions met since the procedure
-began are replayed, then the option, then every path of the dice after it, the procedure's
-later decisions taken as the rulebook's defaults. Each run is worth EXPR read when the
-procedure returns (its arguments and ``result`` in scope, and the state); an option is worth
-the mean over its paths, weighted exactly. The option worth the most is taken (the least with
-``advised:min:``); a tie goes to the rulebook's default, then to the earlier option.
+began are replayed, then the option, then every path of the dice after it. Each run is worth
+EXPR read when the procedure returns (its arguments and ``result`` in scope, and the state);
+an option is worth the mean over its paths, weighted exactly. The option worth the most is
+taken (the least with ``advised:min:``); a tie goes to the rulebook's default, then to the
+earlier option.
 
-This is one step of look-ahead over the rulebook's defaults, exact over the dice: each later
-decision is advised in its turn when the game reaches it. (``rulekit advise`` gives the full
-expectimax of one procedure, every later decision at its best; in a game that costs a run per
-combination of later options, which the procedures that move a piece step by step make
-astronomical.) Beyond the path budget (ADVISED_MAX_PATHS runs per decision), or where no copy
-was kept (a ``choose`` in a table's action), the rulebook's default is taken and the trace says
-why ("advised: default, ...").
+The procedure's later decisions are first taken at the rulebook's defaults (only the dice
+branch: one step of look-ahead). If they made a difference and the budget allows, the worth
+is worked out again with each of them at its best (expectimax, the value ``rulekit advise``
+gives); where that is over the budget, the look-ahead over the defaults stands and the trace
+says so. (Each later decision is advised in its turn when the game reaches it; the procedures
+that move a piece step by step have a run per combination of later options.) Beyond the
+path budget (ADVISED_MAX_PATHS runs per decision), or where no copy was kept (a ``choose`` in
+a table's action), the rulebook's default is taken and the trace says why ("advised:
+default, ...").
 """
 
 from __future__ import annotations
@@ -91,18 +93,23 @@ class _Recording:
 
 class _Replay(Tape):
     """The procedure again: the dice and decisions of the game replayed up to the decision
-    advised (the ``at``-th branch point), every option there, then every path of dice, each
-    later decision taken as the rulebook's default. Dice come one by one, as the game threw
-    them (no group throws)."""
+    advised (the ``at``-th branch point), every option there, then every path of dice. A
+    later decision is a branch point too when ``later`` (expectimax), else it is taken as
+    the rulebook's default. Dice come one by one, as the game threw them (no group throws)."""
 
     throw_group = None  # type: ignore[assignment]
 
-    def __init__(self, prefix: list[int], at: int) -> None:
+    def __init__(self, prefix: list[int], at: int, later: bool) -> None:
         super().__init__(prefix, DefaultPolicy(), set())
         self.at = at
+        self.later = later
+        self.met_later = False  # a later decision with a choice to make was met
 
     def decide(self, request: DecisionRequest) -> tuple[Any, str]:
         if len(request.options) < 2 or len(self.choices) <= self.at:
+            return super().decide(request)
+        self.met_later = True
+        if self.later:
             return super().decide(request)
         return request.options[_default_index(request) or 0], "default"
 
@@ -217,28 +224,47 @@ class Lookahead:
 
     # ---- the look-ahead --------------------------------------------------------------------
 
-    def values(self, request: DecisionRequest, goal: Goal) -> list[Fraction] | str:
-        """Each option's expected worth, or why there is none (over the budget)."""
+    def values(self, request: DecisionRequest, goal: Goal) -> tuple[list[Fraction], bool] | str:
+        """Each option's expected worth and whether the later decisions of the procedure
+        are at their best (else at the rulebook's defaults), or why there is none.
+
+        First with the later decisions at their defaults (dice alone branch); if they made
+        a difference and the budget allows, again with them at their best (expectimax, as
+        ``rulekit advise``)."""
         entry = self.entries[-1] if self.entries else None
         if entry is None:
             return "no copy of the procedure"
         expr = goal.expr(entry.procedure)
+        rollout = self._values(entry, expr, goal, request, False)
+        if isinstance(rollout, str):
+            return rollout
+        values, met_later = rollout
+        if not met_later:
+            return values, True  # no later choice: the defaults are the best play
+        best = self._values(entry, expr, goal, request, True)
+        return (best[0], True) if not isinstance(best, str) else (values, False)
+
+    def _values(
+        self, entry: Entry, expr: n.Expr, goal: Goal, request: DecisionRequest, later: bool
+    ) -> tuple[list[Fraction], bool] | str:
         fixed = self.log[entry.log_at :]
         at = len(fixed)
         root = _Node()
         prefix: list[int] | None = list(fixed)
         paths = 0
+        met_later = False
         while prefix is not None:
             paths += 1
             if paths > self.max_paths:
                 return f"more than {self.max_paths} paths"
-            tape = _Replay(prefix, at)
+            tape = _Replay(prefix, at, later)
             try:
                 worth = self._run(entry, expr, goal.text, tape)
             except StepBudgetExceeded:
                 return "a run over the step budget"
             if len(tape.choices) <= at or tape.points[at].size != len(request.options):
                 return "the replay went another way"  # cannot happen: same state, same dice
+            met_later = met_later or tape.met_later
             node = root
             for choice, point in zip(tape.choices, tape.points, strict=True):
                 node.point = point
@@ -249,7 +275,8 @@ class Lookahead:
         for choice in fixed:
             node = node.children[choice]
         sign = -1 if goal.minimize else 1
-        return [_solve(node.children[k], sign, [], Fraction(1), []) for k in sorted(node.children)]
+        below = [node.children[k] for k in sorted(node.children)]
+        return [_solve(child, sign, [], Fraction(1), []) for child in below], met_later
 
     def _run(self, entry: Entry, expr: n.Expr, text: str, tape: Tape) -> Fraction:
         memo: dict[int, Any] = {}
@@ -284,16 +311,19 @@ class AdvisedPolicy:
     def decide(self, request: DecisionRequest) -> tuple[Any, str]:
         if len(request.options) < 2:
             return DefaultPolicy().decide(request)
-        values = self.lookahead.values(request, self.worth)
+        found = self.lookahead.values(request, self.worth)
         default = _default_index(request)
-        if isinstance(values, list):
+        if isinstance(found, str):
+            best = default or 0
+            by = f"advised: default, {found}"
+        else:
+            values, at_best = found
             best = self.worth.best(values, default)
             by = f"advised: worth {_short(values[best])}"
             if default is not None and default != best:
                 by += f", the default {_short(values[default])}"
-        else:
-            best = default or 0
-            by = f"advised: default, {values}"
+            if not at_best:
+                by += " (later decisions at their defaults)"
         self.lookahead.decided(request, best)
         return request.options[best], by
 

@@ -467,16 +467,18 @@ class PlaySession:
             self.write("  advise what? e.g. advise " + next(iter(self.checked.book.tracks), "EXPR"))
             return
         try:
-            values = self.lookahead.values(request, self.goal)
+            found = self.lookahead.values(request, self.goal)
         except RulekitError as exc:
             self.write(exc.render(self.checked.book.sources))
             return
         which = "least" if self.goal.minimize else "most"
-        if isinstance(values, str):
-            self.write(f"  no advice on {self.goal.text}: {values}")
+        if isinstance(found, str):
+            self.write(f"  no advice on {self.goal.text}: {found}")
             return
+        values, at_best = found
+        later = "at their best" if at_best else "at their defaults"
         best = self.goal.best(values, default_index(request))
-        self.write(f"  expected {self.goal.text} ({which} is best; later decisions at defaults):")
+        self.write(f"  expected {self.goal.text} ({which} is best; later decisions {later}):")
         for k, (label, value) in enumerate(zip(labels, values, strict=True), start=1):
             mark = "  <- advised" if k - 1 == best else ""
             shown = str(value) if value.denominator == 1 else f"{float(value):.4g}"
