@@ -45,6 +45,12 @@ procedure later [3.0] "A decision after the dice"
     choose bonus from [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] default 1 [3.2] "Bonus"
     score += stake * (a + b) + bonus
 
+procedure risky [4.0] "A path that breaks a rule"
+    choose careful from [true, false] default true [4.1] "Careful?"
+    let r = roll d6
+    require careful or r < 6 else "a reckless 6 breaks the rule"
+    score += 1
+
 procedure wild [2.0] "Four dice after the decision"
     choose bet from [1, 2] default 1 [2.1] "Bet"
     let a = roll d6
@@ -163,6 +169,20 @@ def test_over_the_budget_with_later_decisions_at_their_best_they_stay_at_default
     assert stake.by == "advised: worth 15, the default 8 (later decisions at their defaults)"
     # the bonus, once the dice are thrown: 10 runs, and 10 is worth the most
     assert bonus.choice == 10
+
+
+def test_a_look_ahead_that_breaks_a_rule_leaves_the_default(book: Path) -> None:
+    # a path of the replay (not careful, then a 6) stops on the rulebook's `require`: the
+    # options cannot be valued, the game takes the default and goes on
+    checked = load(str(book))
+    game = new_game(checked, None, 1, "advised:score", AdvisedPolicy(checked, "score"))
+    game.interp.call("risky", {})
+    (careful,) = [e for e in game.interp.trace.events if getattr(e, "name", "") == "careful"]
+    assert careful.choice is True
+    assert (
+        careful.by == "advised: default, a run stopped: a reckless 6 breaks the rule (rule [4.0])"
+    )
+    assert game.interp.state.values["score"] == 1
 
 
 def test_a_saved_advised_game_goes_on_as_if_never_stopped(book: Path, tmp_path: Path) -> None:

@@ -38,7 +38,7 @@ from rulekit.engine.policy import DecisionRequest, DefaultPolicy
 from rulekit.engine.reach import contains
 from rulekit.engine.runtime import Frame, GameState
 from rulekit.engine.values import clone
-from rulekit.errors import InputError, StepBudgetExceeded, error
+from rulekit.errors import InputError, RuleRuntimeError, StepBudgetExceeded, error
 from rulekit.language import nodes as n
 from rulekit.language.parser import parse_expression
 
@@ -262,6 +262,9 @@ class Lookahead:
                 worth = self._run(entry, expr, goal.text, tape)
             except StepBudgetExceeded:
                 return "a run over the step budget"
+            except RuleRuntimeError as exc:  # a path the game may never take stops there
+                first = exc.diagnostics[0].message if exc.diagnostics else "an error"
+                return f"a run stopped: {first}"
             if len(tape.choices) <= at or tape.points[at].size != len(request.options):
                 return "the replay went another way"  # cannot happen: same state, same dice
             met_later = met_later or tape.met_later
