@@ -424,6 +424,35 @@ def test_a_patrol_move_out_of_the_sea_of_japan_counts_it_19_1(silent_war: Checke
     assert checks and (2, "19.1") in [(t.value, t.rule) for t in checks[0].modifiers]
 
 
+def test_a_transit_boat_already_at_its_destination_flips_to_patrol_in_done_15_1(
+    silent_war: Checked,
+) -> None:
+    # [15.1] "place it in the "Done" section of the ending OpArea. The submarine ... flips to
+    # its Patrol side if it intends to patrol next turn." A boat found on its Transit side in
+    # its destination (bench/campaigns.py: full campaign seed 14, turn 98) moves no farther:
+    # it flips in the Done section, not left in Operating at the end of the turn.
+    game = Game(silent_war, [])
+    sub = game.sub_at_sea("Gudgeon", "Marshalls", side=game.v("side", "transit"))
+    sub.attrs["destination"] = game.v("area", "Marshalls")
+    sub.attrs["section"] = game.v("section", "operating")
+    game.call("continue_transit", sub=sub)
+    assert str(sub.attrs["side"]) == "patrol" and str(sub.attrs["area"]) == "Marshalls"
+    assert str(sub.attrs["section"]) == "done"
+
+
+def test_a_combat_phase_with_nothing_placed_leaves_no_submarine_on_the_display_14_8(
+    silent_war: Checked,
+) -> None:
+    # Both chits drawn were No TDC Solution chits, counted and not placed (bench/campaigns.py:
+    # full campaign, random policy, seed 8, turn 169): there is no combat, and the submarine
+    # must not stay on the Combat Display [14.8] into the next turn.
+    game = Game(silent_war, [])
+    sub = game.sub_at_sea("Capitaine", "Gilberts")
+    assert game.state["display"] == ()
+    game.call("combat_phase", sub=sub)
+    assert game.state["combatants"] == ()
+
+
 def test_storm_damage_counts_the_storm_transited_from_7_21(silent_war: Checked) -> None:
     # "if it is in or has transited through or from a Tropical Storm OpArea ..., roll a d10.
     # On a result of 0, the submarine receives a Damaged marker."

@@ -64,17 +64,17 @@ class Entry:
 class _Frames(list[Frame]):
     """The interpreter's stack of frames, telling the look-ahead of each call and return."""
 
-    def __init__(self, frames: list[Frame], policy: Lookahead) -> None:
+    def __init__(self, frames: list[Frame], watcher: Lookahead) -> None:
         super().__init__(frames)
-        self.policy = policy
+        self.watcher = watcher
 
     def append(self, frame: Frame) -> None:
         super().append(frame)
-        self.policy.entered(frame)
+        self.watcher.entered(frame)
 
     def pop(self, index: SupportsIndex = -1) -> Frame:
         frame = super().pop(index)
-        self.policy.left()
+        self.watcher.left()
         return frame
 
 
