@@ -82,14 +82,7 @@ class Tape:
     def decide(self, request: DecisionRequest) -> tuple[Any, str]:
         if request.name in self.answered or len(request.options) < 2:
             return self.fixed.decide(request)
-        default = next(
-            (
-                k
-                for k, o in enumerate(request.options)
-                if request.defaulted and o == request.default
-            ),
-            None,
-        )
+        default = request.default_position
         labels = [show(o) for o in request.options]
         point = Point("decide", len(labels), labels, [], request.name, request.rule, default)
         return request.options[self._next(point)], "advise"

@@ -111,7 +111,7 @@ class _Replay(Tape):
         self.met_later = True
         if self.later:
             return super().decide(request)
-        return request.options[_default_index(request) or 0], "default"
+        return request.options[request.default_position or 0], "default"
 
 
 @define
@@ -127,6 +127,15 @@ class Goal:
     def __attrs_post_init__(self) -> None:
         self.checked.book.sources.add(self.where, self.text)
         parse_expression(self.text, self.where)  # a syntax error: before the game
+
+    @classmethod
+    def read(cls, checked: Checked, text: str, where: str = "--policy") -> Goal:
+        """``EXPR`` or ``max:EXPR`` (the most is best), ``min:EXPR`` (the least)."""
+        goal = text.strip()
+        minimize = goal.startswith("min:")
+        if minimize or goal.startswith("max:"):
+            goal = goal[4:].strip()
+        return cls(checked, goal, minimize, where)
 
     def best(self, values: list[Fraction], default: int | None) -> int:
         """The option worth the most (least); a tie to the default, then the earlier."""
@@ -297,14 +306,13 @@ class AdvisedPolicy:
     """Takes the option worth the most ``goal`` (see the module's docstring)."""
 
     checked: Checked
-    goal: str  # the expression as given
-    minimize: bool = False
+    goal: str  # the expression as given, with its min: or max: if any
     max_paths: int = ADVISED_MAX_PATHS
     worth: Goal = field(init=False)
     lookahead: Lookahead = field(init=False)
 
     def __attrs_post_init__(self) -> None:
-        self.worth = Goal(self.checked, self.goal, self.minimize)
+        self.worth = Goal.read(self.checked, self.goal)
         self.lookahead = Lookahead(self.checked, self.max_paths)
 
     def attach(self, interp: Interpreter) -> None:
@@ -315,7 +323,7 @@ class AdvisedPolicy:
         if len(request.options) < 2:
             return DefaultPolicy().decide(request)
         found = self.lookahead.values(request, self.worth)
-        default = _default_index(request)
+        default = request.default_position
         if isinstance(found, str):
             best = default or 0
             by = f"advised: default, {found}"
@@ -333,12 +341,6 @@ class AdvisedPolicy:
 
 def _short(x: Fraction) -> str:
     return str(x) if x.denominator == 1 else f"{float(x):.4g}"
-
-
-def _default_index(request: DecisionRequest) -> int | None:
-    if not request.defaulted:
-        return None
-    return next((k for k, o in enumerate(request.options) if o == request.default), None)
 
 
 def _next_prefix(tape: Tape, at: int) -> list[int] | None:
@@ -362,7 +364,4 @@ def make_advised(checked: Checked, spec: str) -> AdvisedPolicy:
                 )
             ]
         )
-    minimize = goal.startswith("min:")
-    if minimize or goal.startswith("max:"):
-        goal = goal[4:].strip()
-    return AdvisedPolicy(checked, goal, minimize)
+    return AdvisedPolicy(checked, goal)

@@ -30,6 +30,17 @@ class DecisionRequest:
         """The rulebook gives a default (which may be the option none)."""
         return self.default is not None if self.has_default is None else self.has_default
 
+    @property
+    def default_position(self) -> int | None:
+        """The position of the rulebook's default among the options, if it gives one (the
+        very object first: two options may be equal, as two pieces of one type)."""
+        if not self.defaulted:
+            return None
+        for k, option in enumerate(self.options):
+            if option is self.default:
+                return k
+        return next((k for k, o in enumerate(self.options) if o == self.default), None)
+
 
 class Policy(Protocol):
     """Answers decisions. A policy never sees the dice."""

@@ -31,7 +31,7 @@ from rulekit.engine.runtime import Frame
 from rulekit.engine.trace import Event
 from rulekit.engine.values import show, showing_pieces
 from rulekit.errors import InputError, RulekitError, error
-from rulekit.play.runner import Game, describe_turn, resume_game
+from rulekit.play.runner import Game, attach_policy, describe_turn, resume_game
 from rulekit.play.scenario import apply_scenario, find_scenario, load_scenario
 from rulekit.play.screen import (
     Viewer,
@@ -261,10 +261,9 @@ class PlaySession:
             # as runner.new_game, but the session knows the game before the scenario's
             # set-up runs, since the set-up may ask the player too
             scenario = load_scenario(self.checked, find_scenario(self.checked, save.scenario))
-            policy = PlayPolicy(self)
             self.lookahead = Lookahead(self.checked)
-            interp = Interpreter(self.checked, SeededDice(save.seed), policy)
-            policy.attach(interp)
+            interp = Interpreter(self.checked, SeededDice(save.seed), PlayPolicy(self))
+            attach_policy(interp)
             game = Game(self.checked, scenario, interp, save.seed, "play")
             self.game, self.viewer = game, Viewer(self.checked, interp)
         if self.max_steps is not None:
@@ -456,10 +455,8 @@ class PlaySession:
             self.write("  advise: playing the game again to follow its procedures ...")
             raise _Rebuild
         if text:
-            minimize = text.startswith("min:")
-            goal = text.removeprefix("min:").removeprefix("max:").strip()
             try:
-                self.goal = Goal(self.checked, goal, minimize, where="advise")
+                self.goal = Goal.read(self.checked, text, where="advise")
             except RulekitError as exc:
                 self.write(exc.render(self.checked.book.sources))
                 return

@@ -320,13 +320,13 @@ def new_game(
         seed = random.SystemRandom().randrange(2**31)
     chosen = policy or make_policy(policy_spec, seed, checked=checked)
     interp = Interpreter(checked, SeededDice(seed), chosen)
-    _attach(interp)
+    attach_policy(interp)
     apply_scenario(checked, scenario, interp)
     interp.trace.events.clear()
     return Game(checked, scenario, interp, seed, policy_spec)
 
 
-def _attach(interp: Interpreter) -> None:
+def attach_policy(interp: Interpreter) -> None:
     """A policy that follows the game's calls (rulekit.analysis.advised) starts watching."""
     attach = getattr(interp.policy, "attach", None)
     if attach is not None:
@@ -375,7 +375,7 @@ def _resume(checked: Checked, path: str, policy_spec: str | None, policy: Policy
                 ]
             )
     interp = Interpreter(checked, dice, chosen, GameState(values))
-    _attach(interp)
+    attach_policy(interp)
     interp.changed = set(save.changed)
     interp.entity_count = save.entity_count
     game = Game(checked, scenario, interp, save.seed, spec, save.turn, save.ended or None)

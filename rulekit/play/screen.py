@@ -152,7 +152,7 @@ def prompt_lines(title: str, request: DecisionRequest, labels: list[str]) -> lis
     """The question and its options: ``#N label``, the default marked."""
     rule = f" [{request.rule}]" if request.rule else ""
     lines = [f"? {title}{rule}"]
-    default = _default_index(request)
+    default = default_index(request)
     marked = [
         f"#{k} {x}" + (" (default)" if k - 1 == default else "") for k, x in enumerate(labels, 1)
     ]
@@ -163,21 +163,9 @@ def prompt_lines(title: str, request: DecisionRequest, labels: list[str]) -> lis
     return lines
 
 
-def _default_index(request: DecisionRequest) -> int | None:
-    if not request.defaulted:
-        return None
-    for k, option in enumerate(request.options):
-        if option is request.default:
-            return k
-    for k, option in enumerate(request.options):
-        if option == request.default:
-            return k
-    return None
-
-
 def default_index(request: DecisionRequest) -> int | None:
     """The position of the rulebook's default among the options, if it has one."""
-    return _default_index(request)
+    return request.default_position
 
 
 def help_lines(
@@ -193,7 +181,7 @@ def help_lines(
     title = proc.title if proc is not None and proc.title else name
     out.append(f"{where}: {title} (procedure {name}, decision '{request.name}')")
     out.append(f"  {request.title or request.name}")
-    default = _default_index(request)
+    default = default_index(request)
     for k, (label, option) in enumerate(zip(labels, request.options, strict=True), start=1):
         note = _meaning(option)
         mark = "  <- the rulebook's default (its advice)" if k - 1 == default else ""
