@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any
 from rulekit.book.check_exprs import ENUM_FUNCTIONS, GRAPH_FUNCTIONS, placeholders
 from rulekit.engine import compile_stmts as stmts
 from rulekit.engine.builtins import BUILTINS
+from rulekit.engine.codegen_ops import Operators
 from rulekit.engine.codegen_runtime import (
     AGGREGATES,
     BY_FILE,
-    PLAIN_EQ,
     RUNTIME,
     BuiltinSite,
     ChooseSite,
@@ -44,7 +44,6 @@ from rulekit.engine.codegen_runtime import (
     mangle,
 )
 from rulekit.engine.reach import contains, may_decide, pure
-from rulekit.engine.runtime import ORDER
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
@@ -137,16 +136,28 @@ def finish(w: Writer, fname: str) -> Generated:
 
 
 _SERIAL = itertools.count(1)
+_UNKNOWN = object()
+# statements after which i.ref still holds what their step set (calls restore it)
+_STRAIGHT = (n.Let, n.Return, n.ExprStmt, n.Require, n.NoteStmt, n.Pass, n.Assign)
 
 
-class Gen:
+class Gen(Operators):
     """Writes the statements and expressions of one procedure."""
+
+    w: Writer
+    comp: Compiler
 
     def __init__(self, comp: Compiler, traced: bool | None, local: frozenset[str]) -> None:
         self.comp = comp
         self.traced = traced
         self.local = local  # the names that may be locals of the procedure
         self.w = Writer()
+        # the rule reference i.ref certainly holds here, if known: a call restores it, so
+        # in straight-line code only a statement citing another rule needs to set it again
+        self.ref_held: n.RuleRef | object | None = _UNKNOWN
+        # names certainly holding a Python variable of the function being written: a
+        # comprehension's item (nothing in it can rebind it but a draw)
+        self.bound: dict[str, str] = {}
 
     # ---- statements ----------------------------------------------------------------------
 
@@ -155,14 +166,19 @@ class Gen:
     ) -> None:
         if not body:
             self.w.line("pass")
+        self.ref_held = _UNKNOWN  # a loop's body begins again after its end
         for s in body:
             self.statement(s, inherited, rule)
+            if not isinstance(s, _STRAIGHT):
+                self.ref_held = _UNKNOWN  # branches, loops, decisions, closures
 
     def _step(self, span: n.Span, ref: n.RuleRef | None) -> None:
         w = self.w
         w.line("i.steps += 1")
         w.line(f"if i.steps > i.max_steps: raise i.over_budget({w.const(span)})")
-        w.line(f"i.ref = {w.const(ref)}")
+        if ref is not self.ref_held:
+            w.line(f"i.ref = {w.const(ref)}")
+            self.ref_held = ref
 
     def statement(self, s: n.Stmt, inherited: n.RuleRef | None, rule: n.RuleRef | None) -> None:
         w = self.w
@@ -257,11 +273,11 @@ class Gen:
             sub, default = outer.helper()
             sub.line(f"def {default}(i):")
             sub.line("    L = i.locals")
-            self.w, self.traced = sub, None
+            self.w, self.traced, bound, self.bound = sub, None, self.bound, {}
             try:
                 sub.line(f"    return {self.expr(s.default)}")
             finally:
-                self.w, self.traced = outer, traced
+                self.w, self.traced, self.bound = outer, traced, bound
             mute = not may_decide(comp.book, comp.tables, s.default)
             remember = pure(comp.book, comp.tables, s.default)
             sub.line(f"{default}_default = _suggestion({default}, {mute!r}, {remember!r})")
@@ -291,6 +307,14 @@ class Gen:
                 if fast is not None
                 else slow
             )
+        if head not in self.comp.book.states and head not in self.comp.book.tracks:
+            # a local: the state holds no other names (see _member)
+            w.line(f"if {head!r} in L:")
+            w.line(f"    {old} = L[{head!r}]")
+            w.line(f"    L[{head!r}] = {combined}")
+            w.line("else:")
+            w.line(f"    L[{head!r}] = {value}")
+            return
         keyword = "if"
         if head in self.local:
             w.line(f"if {head!r} in L:")
@@ -525,7 +549,7 @@ class Gen:
         sub, name = outer.helper()
         sub.line(f"def {name}(i, L):")
         sub.level += 1
-        self.w = sub
+        self.w, bound, self.bound = sub, self.bound, {}  # another function: no outer variable
         try:
             items = sub.temp()
             sub.line(f"{items} = _plain({self.expr(iterable)})")
@@ -539,6 +563,8 @@ class Gen:
             sub.line(f"    for {item} in {items}:")
             sub.level += 2
             sub.line(f"L[{var!r}] = {item}")
+            if not contains(cond, n.Draw) and not contains(expr, n.Draw):
+                self.bound = {var: item}
             if cond is not None:
                 sub.line(f"if not {self.cond(cond)}:")
                 sub.line("    continue")
@@ -553,7 +579,7 @@ class Gen:
             sub.line(f"        L[{var!r}] = {saved}")
             sub.line(f"return {values}")
         finally:
-            self.w = outer
+            self.w, self.bound = outer, bound
         return f"{name}(i, L)"
 
     def _is_procedure(self, name: str) -> bool:
@@ -609,17 +635,24 @@ class Gen:
         return f"_bind(i, {w.const(tuple(plan))}, {evaluated})"
 
     def _name(self, e: n.Name) -> str:
-        comp, w = self.comp, self.w
         name = e.id
-        member = comp.members.get(id(e))
-        if member is None or name in comp.book.consts or name in comp.book.states:
-            value = self._nonlocal(e)
-        else:  # an enum member, unless a local or a state variable shadows it
-            other = w.const(comp.fetch(e)[1])
-            value = f"{other}(i) if {name!r} in i.state.values else {w.const(member)}"
+        if name in self.bound:
+            return self.bound[name]
+        member = self._member(e)  # an enum member, unless a local shadows it
+        value = self._nonlocal(e) if member is None else self.w.const(member)
         if name not in self.local:
             return f"({value})"
         return f"(L[{name!r}] if {name!r} in L else {value})"
+
+    def _member(self, e: n.Name) -> Any:
+        """The enum member a name stands for when nothing else can be read by that name but
+        a local: no constant, state variable or track has it (the state holds exactly those:
+        a scenario, ``--at`` or a save cannot add others). None otherwise."""
+        book = self.comp.book
+        name = e.id
+        if name in book.consts or name in book.states or name in book.tracks:
+            return None
+        return self.comp.members.get(id(e))
 
     def _nonlocal(self, e: n.Name) -> str:
         """A name that is not a local: a state variable, else a constant, member... (as
@@ -630,15 +663,19 @@ class Gen:
         other = w.const(comp.fetch(e)[1])
         if (decl is not None and decl.provenance is not None) or name in comp.book.consts:
             return f"{other}(i)"
-        t = w.temp()
         fallback = w.const(comp.name_fallback(name, e.span, e))
+        if decl is None and name not in comp.book.tracks:
+            return f"{fallback}(i)"  # the state holds no other names (see _member)
+        t = w.temp()
         return f"{t}[{name!r}] if {name!r} in ({t} := i.state.values) else {fallback}(i)"
 
     def _attr(self, e: n.Attr) -> str:
         comp, w = self.comp, self.w
         if comp.provisional_kinds(e.name):
             return self.fallback(e)
-        if isinstance(e.obj, n.Name):  # a local, else as Compiler.fetch reads it
+        if isinstance(e.obj, n.Name) and e.obj.id in self.bound:
+            obj = self.bound[e.obj.id]
+        elif isinstance(e.obj, n.Name):  # a local, else as Compiler.fetch reads it
             h = e.obj.id
             elsewhere = self._nonlocal(e.obj)
             obj = (
@@ -653,70 +690,6 @@ class Gen:
             f"({t}.attrs[{a!r}] if type({t} := {obj}) is _Entity and {a!r} in {t}.attrs "
             f"else i._attr({t}, {a!r}, {w.const(e.span)}))"
         )
-
-    def _binop(self, e: n.BinOp) -> str:
-        w = self.w
-        left, right = self.expr(e.left), self.expr(e.right)
-        a, b, span = w.temp(), w.temp(), w.const(e.span)
-        op = e.op
-        if op in ("+", "-", "*"):
-            r = w.temp()
-            # a result too big for the closures is too big here: the same error (sized)
-            fast = f"({r} if -_BIG < ({r} := {a} {op} {b}) < _BIG else _sized(i, {r}, {span}))"
-            # both sides are evaluated before either is tested: '&' does not short-circuit
-            test = f"(type({a} := {left}) is int) & (type({b} := {right}) is int)"
-            if op == "+":
-                return f"({fast} if {test} else _join_or_arith(i, {a}, {b}, {span}))"
-            return f"({fast} if {test} else i._arith({op!r}, {a}, {b}, {span}))"
-        return f"i._arith({op!r}, {left}, {right}, {span})"
-
-    def _constant(self, e: n.Expr) -> tuple[bool, Any]:
-        """Whether ``e`` always gives the same value without any effect, and that value
-        (as rulekit.engine.compiler._constant decides)."""
-        if isinstance(e, n.Num | n.Bool):
-            return True, e.value
-        if isinstance(e, n.Str):
-            member = self.comp.members.get(id(e))
-            if member is not None:
-                return True, member
-            if "{" not in e.value:
-                return True, e.value
-        return False, None
-
-    def _compare(self, e: n.Compare) -> str:
-        w = self.w
-        op, span = e.op, w.const(e.span)
-        if op in ("in", "not in"):
-            left, right = self.expr(e.left), self.expr(e.right)
-            return f"i._contains({op!r}, {left}, {right}, {w.const(e.right.span)})"
-        fixed, k = self._constant(e.right)
-        if op in ("=", "!="):
-            same = op == "="
-            if isinstance(e.right, n.NoneLit):
-                left = self.expr(e.left)
-                return f"((_plain({left}) is None) is {same})"
-            if isinstance(e.left, n.NoneLit):
-                right = self.expr(e.right)
-                return f"((_plain({right}) is None) is {same})"
-            left = self.expr(e.left)
-            if fixed and type(k) in PLAIN_EQ:
-                t, kk, kt = w.temp(), w.const(k), w.const(type(k))
-                return (
-                    f"((({t} == {kk}) if type({t} := {left}) is {kt} else i._eq({t}, {kk})) "
-                    f"is {same})"
-                )
-            right = self.expr(e.right)
-            return f"(_eq(i, {left}, {right}) is {same})"
-        left, right = self.expr(e.left), self.expr(e.right)
-        if op not in ORDER:
-            return f"i._order({op!r}, {left}, {right}, {span})"
-        sym = op
-        a, b = w.temp(), w.temp()
-        if fixed and type(k) is int:
-            slow = f"_order(i, {op!r}, {a}, {k!r}, {span})"
-            return f"({a} {sym} {k!r} if type({a} := {left}) is int else {slow})"
-        test = f"(type({a} := {left}) is int) & (type({b} := {right}) is int)"
-        return f"({a} {sym} {b} if {test} else _order(i, {op!r}, {a}, {b}, {span}))"
 
 
 def _may_be_local(comp: Compiler, decl: n.ProcedureDecl) -> frozenset[str]:

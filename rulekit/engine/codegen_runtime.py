@@ -110,8 +110,15 @@ def _cond(v: Any) -> bool:
 
 def _eq(i: Interpreter, a: Any, b: Any) -> bool:
     t = type(a)
-    if t is type(b) and t in PLAIN_EQ:
-        return bool(a == b)
+    if t is type(b):
+        if t is EnumValue:  # EnumValue.__eq__ inline: this is the commonest comparison
+            return a.member == b.member and a.enum == b.enum  # type: ignore[no-any-return]
+        if t in PLAIN_EQ:
+            return bool(a == b)
+    elif a is None:  # none equals only none (as Interpreter._eq finds, more slowly)
+        return unwrap(b) is None
+    elif b is None:
+        return unwrap(a) is None
     return i._eq(a, b)
 
 
@@ -131,6 +138,7 @@ RUNTIME: dict[str, Any] = {
     "_violate": _violate,
     "_plain": plain,
     "_Entity": Entity,
+    "_EnumValue": EnumValue,
     "_ValueEvent": ValueEvent,
     "_NoteEvent": NoteEvent,
     "_to_json": to_json,
@@ -199,7 +207,9 @@ def _call_untraced(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any
     the same call gives the same result in as many steps (runtime.Memo)."""
     memo = i.memo
     if memo is None:
-        return _run(i, proc, args)
+        if proc.depth is None:
+            return _run(i, proc, args)
+        return _remembered(i, proc, args)
     key = (proc, len(i.frames), *map(id, args.values()))
     hit = memo.calls.get(key)
     if hit is not None and i.steps + hit[1] <= i.max_steps:
@@ -211,6 +221,41 @@ def _call_untraced(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any
     before = i.steps
     result = _run(i, proc, args)
     memo.calls[key] = (result, i.steps - before, given)
+    return result
+
+
+_KNOWN_MAX = 100_000  # results remembered per procedure, at most
+
+
+def _remembered(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
+    """A call of a procedure whose result only its (plain) arguments decide: the result of
+    an earlier call with the same arguments, charged the steps it took and noting the
+    provisional values it used, unless that would go past the step budget or the nesting
+    limit (then it runs, to fail as it would)."""
+    key = tuple(args.items())
+    known = proc.known
+    try:
+        hit = known.get(key)
+    except TypeError:  # an argument that cannot be a key: run it
+        return _run(i, proc, args)
+    trace = i.trace
+    if hit is not None:
+        result, steps, notes = hit
+        assert proc.depth is not None
+        if i.steps + steps <= i.max_steps and len(i.frames) + proc.depth <= MAX_NESTING:
+            i.steps += steps
+            for note in notes:
+                trace.used_provisional(note)
+            return result
+        return _run(i, proc, args)
+    steps_before = i.steps
+    noted_before = trace.begin_noting()  # every provisional value the run uses, in order
+    try:
+        result = _run(i, proc, args)
+    finally:
+        notes = trace.end_noting(noted_before)
+    if len(known) < _KNOWN_MAX:
+        known[key] = (result, i.steps - steps_before, notes)
     return result
 
 
@@ -306,9 +351,11 @@ def _table(i: Interpreter, site: TableSite, given: tuple[Any, ...]) -> Any:
         if hit is None:  # a text, a miss, a follow-up action: the closure's way
             return site.lookup(i, values, site.span)
     cell, row, note = hit
-    keys = dict(zip(site.names, map(to_json, key), strict=True))  # an enum as worded here
     if note is not None:
         i.trace.used_provisional(note)
+    if i.muted:  # off the record: nobody reads the row's event
+        return cell.value
+    keys = dict(zip(site.names, map(to_json, key), strict=True))  # an enum as worded here
     table = site.table
     i.trace.events.append(
         LookupEvent(

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.book.check_exprs import ENUM_FUNCTIONS, GRAPH_FUNCTIONS
 from rulekit.engine import compile_stmts as stmts
 from rulekit.engine.builtins import BUILTINS
-from rulekit.engine.reach import quiet
+from rulekit.engine.reach import quiet, remembered_depth
 from rulekit.engine.runtime import MAX_NESTING, Frame, TurnEnded
 from rulekit.engine.trace import (
     CallEvent,
@@ -150,6 +150,10 @@ class Procedure:
         self.body = build
         self.traced = _traced(self, decl)
         self.quietly = _quietly(self, decl) if quiet(comp.book, comp.tables, decl.name) else None
+        # calls nesting inside it, when its results are remembered off the record (the same
+        # arguments give the same result in as many steps: reach.remembered_depth)
+        self.depth = remembered_depth(comp.book, comp.tables, comp.vocab.type_of, decl.name)
+        self.known: dict[tuple[Any, ...], tuple[Any, int, tuple[str, ...]]] = {}
 
 
 def _quietly(proc: Procedure, decl: n.ProcedureDecl) -> Invoke:

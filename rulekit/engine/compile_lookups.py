@@ -321,15 +321,18 @@ def lookup(comp: Compiler, table: CompiledTable) -> LookupCode:
             cell, path = table.lookup(resolved)
         except LookupMiss as miss:
             return _missed(i, table, resolved, miss, span)
-        keys = {d.name: to_json(plain(v)) for d, v in zip(dims, resolved, strict=True)}
         row = [k.printed for k in path]
         if cell.provisional:
             i.trace.used_provisional(
                 f"table {name} ({' / '.join(row)})" + (f" [{rule}]" if rule else "")
             )
-        i.trace.events.append(
-            LookupEvent(i.depth, name, rule, keys, row, cell.printed, cell.provisional, str(span))
-        )
+        if not i.muted:  # off the record: nobody reads the row's event
+            keys = {d.name: to_json(plain(v)) for d, v in zip(dims, resolved, strict=True)}
+            i.trace.events.append(
+                LookupEvent(
+                    i.depth, name, rule, keys, row, cell.printed, cell.provisional, str(span)
+                )
+            )
         if cell.action is None:
             return cell.value
         action = comp.cached(cell.action)

@@ -357,10 +357,27 @@ class Interpreter:
         if isinstance(container, RangeValue):
             found = unwrap(left) in container
         elif isinstance(container, tuple):
-            found = any(self._eq(left, item) for item in container)
+            found = self._among(left, container)
         else:
             raise self.fail(f"'{op}' needs a list, got {show(container)}", span)
         return found if op == "in" else not found
+
+    def _among(self, left: Any, items: tuple[Any, ...]) -> bool:
+        """Whether ``left`` equals one of ``items`` (as ``_eq``): a member or a game piece,
+        the commonest cases, compared without a call per item."""
+        t = type(left)
+        if t is EnumValue:
+            member, enum = left.member, left.enum
+            for item in items:
+                if type(item) is EnumValue:
+                    if item.member == member and item.enum == enum:
+                        return True
+                elif self._eq(left, item):
+                    return True
+            return False
+        if t is Entity:  # compared by identity, and never wrapped
+            return any(item is left for item in items)
+        return any(self._eq(left, item) for item in items)
 
     def _order(self, op: str, left: Any, right: Any, span: n.Span) -> bool:
         a, b = unwrap(left), unwrap(right)

@@ -201,3 +201,98 @@ def names_reached(book: Rulebook, tables: dict[str, CompiledTable], roots: list[
             stack.extend(_callee(book, tables, node.func))
         stack.extend(_children(node))
     return found
+
+
+_PLAIN_RESULTS = frozenset({"int", "bool", "none"})
+
+
+def _value_type(typ: Any, results: bool) -> bool:
+    """Whether values of ``typ`` are plain and immutable (ints, bools, members...): a call's
+    arguments of such types fully say what it can read. A result may not be a member or a
+    text: one given as an argument could come back worded otherwise than a fresh run's.
+    Not both an int and a bool: 1 and true would be the same argument."""
+    from rulekit.book import types as t
+
+    options = typ.options if isinstance(typ, t.UnionT) else (typ,)
+    names = {o.name for o in options if isinstance(o, t.Prim)}
+    if {"int", "bool"} <= names:
+        return False
+    allowed = _PLAIN_RESULTS if results else _PLAIN_RESULTS | {"text"}
+    return all(
+        (isinstance(o, t.Prim) and o.name in allowed) or (isinstance(o, t.EnumT) and not results)
+        for o in options
+    )
+
+
+def remembered_depth(
+    book: Rulebook, tables: dict[str, CompiledTable], type_of: Any, name: str
+) -> int | None:
+    """How deep the calls of procedure ``name`` nest, when its result may be remembered for
+    the rest of the game: its arguments and result are plain values (an int, a member...),
+    and it reads nothing else that could change (no state variable, track or game piece: no
+    piece can reach it), throws no dice, asks nothing and makes nothing (following its
+    calls; tables with no dice or follow-up of their own). None when it may not be
+    remembered, or calls itself."""
+    depth: dict[str, int] = {}
+
+    def walk(proc_name: str, path: tuple[str, ...]) -> int | None:
+        if proc_name in path:
+            return None  # recursion: its depth depends on its arguments
+        if proc_name in depth:
+            return depth[proc_name]
+        decl = book.procedures[proc_name]
+        if decl.returns is None or not _value_type(type_of(decl.returns), True):
+            return None
+        if any(p.type is None or not _value_type(type_of(p.type), False) for p in decl.params):
+            return None
+        deepest = 0
+        stack: list[Any] = [*decl.body, *decl.params]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, n.Roll | n.Draw | n.Choose | n.NoteStmt | n.EndTurn):
+                return None
+            if isinstance(node, n.Str) and "{" in node.value:
+                return None
+            if isinstance(node, n.Assign) and (
+                len(node.target) > 1
+                or node.target[0] in book.states
+                or node.target[0] in book.tracks
+            ):
+                return None
+            if isinstance(node, n.Name) and (
+                node.id in book.states
+                or node.id in book.tracks
+                or (node.id in book.consts and not _literal(book.consts[node.id].value))
+            ):
+                return None
+            if isinstance(node, n.Call):
+                func = node.func
+                if func in tables:
+                    if not _fixed_table(tables[func]):
+                        return None
+                elif func in book.procedures:
+                    inner = walk(func, (*path, proc_name))
+                    if inner is None:
+                        return None
+                    deepest = max(deepest, inner + 1)
+                elif (
+                    func not in BUILTINS
+                    and func not in ENUM_FUNCTIONS
+                    and func not in GRAPH_FUNCTIONS
+                ):
+                    return None  # modifier lists, game pieces, records: not followed
+            stack.extend(_children(node))
+        depth[proc_name] = deepest
+        return deepest
+
+    return walk(name, ())
+
+
+def _fixed_table(table: CompiledTable) -> bool:
+    """Whether a look-up in ``table`` gives the same for the same keys: no dice of its own,
+    no follow-up action (a graph's search trees are kept with it, the same either way)."""
+    if any(d.kind == "roll" for d in table.decl.dims):
+        return False
+    if table.default is not None and table.default.action is not None:
+        return False
+    return all(cell.action is None for _, cell in table.iter_cells())

@@ -174,6 +174,21 @@ class Trace:
             self._used.add(what)
             self.provisional_used.append(what)
 
+    def begin_noting(self) -> tuple[set[str], list[str]]:
+        """Start listing every provisional value used, even those used before, until
+        ``end_noting`` (given what this returned) adds them to those used before."""
+        before = self._used, self.provisional_used
+        self._used, self.provisional_used = set(), []
+        return before
+
+    def end_noting(self, before: tuple[set[str], list[str]]) -> tuple[str, ...]:
+        """The provisional values used since ``begin_noting``, in order, now noted."""
+        noted = tuple(self.provisional_used)
+        self._used, self.provisional_used = before
+        for what in noted:
+            self.used_provisional(what)
+        return noted
+
     def to_json(self) -> list[dict[str, Any]]:
         out = []
         for e in self.events:

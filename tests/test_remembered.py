@@ -1,0 +1,100 @@
+"""Results of plain procedures remembered off the record (rulekit.engine.reach.remembered_depth):
+the same arguments give the same result in as many steps, noting the same provisional values,
+and a remembered call that would pass the step budget runs again to fail as it would."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from rulekit.book.checker import Checked, load
+from rulekit.engine.compiler import compiler_for
+from rulekit.engine.interpreter import Interpreter
+from rulekit.errors import RuleRuntimeError
+from rulekit.play.differential import engine
+
+BOOK = """rulebook "Remembered"
+enum area = North South
+state total: int = 0
+state seen: area or none = none
+table hops [1.0]: to: area -> int
+    North | ~"not printed" 3
+    South | 5
+procedure far(a: area) -> int [1.1]
+    let d = hops(a)
+    return d * 10 + 1
+procedure near(a: area) -> int [1.2]
+    return far(a) - 1
+procedure reads_state(a: area) -> int [1.3]
+    return total + far(a)
+procedure gives_member(a: area) -> area [1.4]
+    return a
+procedure main -> int [2.0]
+    total = 0
+    for each k in range(1, 20):
+        total += near(North) + far(South)
+    return total
+"""
+
+
+@pytest.fixture
+def book(make_rulebook: Callable[..., Path]) -> Path:
+    return make_rulebook(BOOK)
+
+
+def _run(
+    checked: Checked, generated: bool, muted: bool, max_steps: int | None = None
+) -> Interpreter:
+    with engine(generated):
+        interp = Interpreter(checked)
+    interp.muted = muted
+    if max_steps is not None:
+        interp.max_steps = max_steps
+    interp.call("main", {})
+    return interp
+
+
+def test_which_procedures_are_remembered(book: Path) -> None:
+    checked = load(str(book))
+    with engine(True):
+        comp = compiler_for(checked)
+    depth = {name: comp.procedure(name).depth for name in checked.book.procedures}
+    # far calls nothing; near calls far (one call deeper); reads_state reads the state; a
+    # member given could come back worded otherwise; main changes the state
+    assert depth == {"far": 0, "near": 1, "reads_state": None, "gives_member": None, "main": None}
+
+
+def test_a_remembered_game_equals_one_run_in_full(book: Path) -> None:
+    # range(1, 20) is 20 rounds of near(North) + far(South) = 20 * (30 + 51) = 1,620
+    checked = load(str(book))
+    reference = _run(checked, generated=False, muted=True)  # the closures remember nothing
+    assert reference.state.values["total"] == 20 * (30 + 51)
+    for _ in range(2):  # the second time, every call is remembered from the first game
+        again = _run(checked, generated=True, muted=True)
+        assert again.state.values == reference.state.values
+        assert again.steps == reference.steps
+        # the provisional North cell is noted as a run in full notes it
+        assert again.trace.provisional_used == reference.trace.provisional_used
+        assert again.trace.provisional_used == ["table hops (North) [1.0]"]
+    with engine(True):
+        known = compiler_for(checked).procedure("far").known  # the results were kept
+    assert sorted(v[0] for v in known.values()) == [31, 51]
+    # traced, nothing is remembered: the calls are in the trace
+    traced = _run(checked, generated=True, muted=False)
+    assert traced.state.values == reference.state.values and traced.steps == reference.steps
+
+
+def test_a_remembered_call_past_the_budget_fails_as_a_run_would(book: Path) -> None:
+    checked = load(str(book))
+    full = _run(checked, generated=False, muted=True)
+    _run(checked, generated=True, muted=True)  # remember far and near
+    for budget in (full.steps - 1, full.steps // 2, 7):
+        errors = []
+        for generated in (False, True):
+            with pytest.raises(RuleRuntimeError) as caught:
+                _run(checked, generated=generated, muted=True, max_steps=budget)
+            errors.append(str(caught.value))
+        assert errors[0] == errors[1]
+        assert "step" in errors[0]
