@@ -501,3 +501,19 @@ def test_both_engines_bound_the_work(
     book = make_rulebook(proc(body))
     err = fails(timed("resolve", book, "p", "--seed", "1"))
     assert message in err and f"rulebook.rk{where}" in err
+
+
+def test_a_saved_value_of_no_state_variable_is_refused(
+    recorded: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The engine reads only declared names from the state: a save cannot bring in another
+    (one named as a member, Clear, would stand for the member in generated code)."""
+    import re
+
+    text = recorded[0].read_text(encoding="utf-8")
+    changed = re.sub(r"^(year = \d+)$", r"\1\nclear = 3", text, count=1, flags=re.M)
+    assert changed != text
+    save = tmp_path / "s.toml"
+    save.write_text(changed, encoding="utf-8")
+    err = fails(run_cli("run", RULEBOOKS / "silent_war", "--resume", save, "--turns", "1"))
+    assert "it has a value for 'clear', which is no state variable or track of it" in err

@@ -31,6 +31,12 @@ procedure reads_state(a: area) -> int [1.3]
     return total + far(a)
 procedure gives_member(a: area) -> area [1.4]
     return a
+procedure twice -> int [2.1]
+    total = 5
+    let x = reads_state(South)
+    total = 7
+    let y = reads_state(South)
+    return x * 100 + y
 procedure main -> int [2.0]
     total = 0
     for each k in range(1, 20):
@@ -61,9 +67,27 @@ def test_which_procedures_are_remembered(book: Path) -> None:
     with engine(True):
         comp = compiler_for(checked)
     depth = {name: comp.procedure(name).depth for name in checked.book.procedures}
-    # far calls nothing; near calls far (one call deeper); reads_state reads the state; a
-    # member given could come back worded otherwise; main changes the state
-    assert depth == {"far": 0, "near": 1, "reads_state": None, "gives_member": None, "main": None}
+    # far calls nothing; near and reads_state call far (one call deeper); a member given
+    # could come back worded otherwise; main and twice change the state
+    assert depth == {
+        "far": 0,
+        "near": 1,
+        "reads_state": 1,
+        "gives_member": None,
+        "twice": None,
+        "main": None,
+    }
+    assert comp.procedure("reads_state").reads == ("total",)
+
+
+def test_a_remembered_result_is_by_the_state_it_reads(book: Path) -> None:
+    checked = load(str(book))
+    for _ in range(2):  # the second time, both calls are remembered
+        with engine(True):
+            interp = Interpreter(checked)
+        interp.muted = True
+        # total 5, then 7: 5 + far(South) = 56 and 7 + 51 = 58, not the 56 remembered
+        assert interp.call("twice", {}) == 56 * 100 + 58
 
 
 def test_a_remembered_game_equals_one_run_in_full(book: Path) -> None:

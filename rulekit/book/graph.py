@@ -58,8 +58,16 @@ def route(table: CompiledTable, start: Any, goal: Any) -> tuple[Any, ...] | None
 
 
 def distance(table: CompiledTable, start: Any, goal: Any) -> int | None:
-    path = route(table, start, goal)
-    return None if path is None else len(path) - 1
+    """The moves of the shortest route from start to goal; None when there is none."""
+    key = ("distances", start)  # beside the search trees, computed once per start
+    depths = table.trees.get(key)
+    if depths is None:
+        parents = _tree(table, start)
+        depths = table.trees[key] = {}
+        for node in parents:  # breadth first: a node's parent comes before it
+            parent = parents[node]
+            depths[node] = 0 if parent is None else depths[parent] + 1
+    return depths.get(goal)
 
 
 def within(table: CompiledTable, starts: list[Any], steps: int) -> tuple[Any, ...]:

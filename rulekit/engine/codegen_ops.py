@@ -111,7 +111,12 @@ class Operators:
                     f"is {same})"
                 )
             right = self.expr(e.right)
-            return f"(_eq(i, {left}, {right}) is {same})"
+            # two members compared inline (both sides evaluated first: '&' does not
+            # short-circuit), anything else as _eq compares
+            a, b = w.temp(), w.temp()
+            test = f"(type({a} := {left}) is _EnumValue) & (type({b} := {right}) is _EnumValue)"
+            fast = f"({a}.member == {b}.member and {a}.enum == {b}.enum)"
+            return f"(({fast} if {test} else _eq(i, {a}, {b})) is {same})"
         left, right = self.expr(e.left), self.expr(e.right)
         if op not in ORDER:
             return f"i._order({op!r}, {left}, {right}, {span})"

@@ -228,11 +228,14 @@ _KNOWN_MAX = 100_000  # results remembered per procedure, at most
 
 
 def _remembered(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
-    """A call of a procedure whose result only its (plain) arguments decide: the result of
-    an earlier call with the same arguments, charged the steps it took and noting the
-    provisional values it used, unless that would go past the step budget or the nesting
-    limit (then it runs, to fail as it would)."""
-    key = tuple(args.items())
+    """A call of a procedure whose result only its (plain) arguments and the (plain) state
+    variables it reads decide: the result of an earlier call with the same ones, charged
+    the steps it took and noting the provisional values it used, unless that would go past
+    the step budget or the nesting limit (then it runs, to fail as it would)."""
+    key: tuple[Any, ...] = tuple(args.items())
+    if proc.reads:  # and the values of the state variables it reads
+        values = i.state.values
+        key = (*key, *[values.get(name) for name in proc.reads])
     known = proc.known
     try:
         hit = known.get(key)

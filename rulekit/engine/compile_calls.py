@@ -152,7 +152,11 @@ class Procedure:
         self.quietly = _quietly(self, decl) if quiet(comp.book, comp.tables, decl.name) else None
         # calls nesting inside it, when its results are remembered off the record (the same
         # arguments give the same result in as many steps: reach.remembered_depth)
-        self.depth = remembered_depth(comp.book, comp.tables, comp.vocab.type_of, decl.name)
+        kept = remembered_depth(comp.book, comp.tables, comp.vocab.type_of, decl.name)
+        self.depth: int | None = None
+        self.reads: tuple[str, ...] = ()
+        if kept is not None:
+            self.depth, self.reads = kept
         self.known: dict[tuple[Any, ...], tuple[Any, int, tuple[str, ...]]] = {}
 
 

@@ -377,6 +377,14 @@ class Interpreter:
             return False
         if t is Entity:  # compared by identity, and never wrapped
             return any(item is left for item in items)
+        if t is int:  # an int equals an int (not a bool: true is not 1)
+            for item in items:
+                if type(item) is int:
+                    if item == left:
+                        return True
+                elif self._eq(left, item):
+                    return True
+            return False
         return any(self._eq(left, item) for item in items)
 
     def _order(self, op: str, left: Any, right: Any, span: n.Span) -> bool:

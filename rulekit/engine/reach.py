@@ -219,21 +219,24 @@ def _value_type(typ: Any, results: bool) -> bool:
         return False
     allowed = _PLAIN_RESULTS if results else _PLAIN_RESULTS | {"text"}
     return all(
-        (isinstance(o, t.Prim) and o.name in allowed) or (isinstance(o, t.EnumT) and not results)
+        (isinstance(o, t.Prim) and o.name in allowed)
+        or (isinstance(o, t.EnumT) and not results)
+        or (isinstance(o, t.ListT) and not results and _value_type(o.item, False))
         for o in options
     )
 
 
 def remembered_depth(
     book: Rulebook, tables: dict[str, CompiledTable], type_of: Any, name: str
-) -> int | None:
-    """How deep the calls of procedure ``name`` nest, when its result may be remembered for
-    the rest of the game: its arguments and result are plain values (an int, a member...),
-    and it reads nothing else that could change (no state variable, track or game piece: no
-    piece can reach it), throws no dice, asks nothing and makes nothing (following its
-    calls; tables with no dice or follow-up of their own). None when it may not be
-    remembered, or calls itself."""
+) -> tuple[int, tuple[str, ...]] | None:
+    """How deep the calls of procedure ``name`` nest, and the state variables and tracks it
+    reads, when its result may be remembered for the rest of the game by its arguments and
+    the values of those: its arguments, those values and its result are plain values (an
+    int, a member, a list of members...), it reads no game piece (none can reach it), throws
+    no dice, asks nothing, changes and makes nothing (following its calls; tables with no
+    dice or follow-up of their own). None when it may not be remembered, or calls itself."""
     depth: dict[str, int] = {}
+    reads: set[str] = set()
 
     def walk(proc_name: str, path: tuple[str, ...]) -> int | None:
         if proc_name in path:
@@ -259,10 +262,16 @@ def remembered_depth(
                 or node.target[0] in book.tracks
             ):
                 return None
-            if isinstance(node, n.Name) and (
-                node.id in book.states
-                or node.id in book.tracks
-                or (node.id in book.consts and not _literal(book.consts[node.id].value))
+            if isinstance(node, n.Name) and node.id in book.states:
+                if not _value_type(type_of(book.states[node.id].type), False):
+                    return None
+                reads.add(node.id)
+            elif isinstance(node, n.Name) and node.id in book.tracks:
+                reads.add(node.id)
+            elif (
+                isinstance(node, n.Name)
+                and node.id in book.consts
+                and not _literal(book.consts[node.id].value)
             ):
                 return None
             if isinstance(node, n.Call):
@@ -285,7 +294,8 @@ def remembered_depth(
         depth[proc_name] = deepest
         return deepest
 
-    return walk(name, ())
+    found = walk(name, ())
+    return None if found is None else (found, tuple(sorted(reads)))
 
 
 def _fixed_table(table: CompiledTable) -> bool:

@@ -362,6 +362,18 @@ def _resume(checked: Checked, path: str, policy_spec: str | None, policy: Policy
             [error(f"'{path}' does not fit this rulebook: {exc}", where="--resume")]
         ) from None
     for name, value in values.items():
+        if name not in book.states and name not in book.tracks:
+            # the engine reads only declared names from the state (an enum member otherwise)
+            raise InputError(
+                [
+                    error(
+                        f"'{path}' does not fit this rulebook: it has a value for '{name}', "
+                        "which is no state variable or track of it",
+                        where="--resume",
+                        hint="it was changed after rulekit wrote it",
+                    )
+                ]
+            )
         declared = checked.globals.get(name)
         problem = misfit(value, declared, checked.vocab) if declared is not None else None
         if problem is not None:
