@@ -382,7 +382,7 @@ class _Runner:
         i.steps = 0
         i.memo = None
         i.decisions = 0
-        i.trace.events.clear()  # decisions write events even off the record
+        i.trace.events.clear()
         self.defaults.start = id(s)
         i.defaults = self.defaults
 

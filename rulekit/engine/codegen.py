@@ -107,7 +107,7 @@ class Writer:
 
 def procedure(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
     """The body of a procedure as one function ``(i) -> None | (result,)``."""
-    gen = Gen(comp, traced, _may_be_local(comp, decl))
+    gen = Gen(comp, traced, _may_be_local(comp, decl), frozenset(p.name for p in decl.params))
     fname = f"{'traced' if traced else 'untraced'}_{mangle(decl.name)}"
     w = gen.w
     w.span = decl.span
@@ -147,10 +147,18 @@ class Gen(Operators):
     w: Writer
     comp: Compiler
 
-    def __init__(self, comp: Compiler, traced: bool | None, local: frozenset[str]) -> None:
+    def __init__(
+        self,
+        comp: Compiler,
+        traced: bool | None,
+        local: frozenset[str],
+        params: frozenset[str] = frozenset(),
+    ) -> None:
         self.comp = comp
         self.traced = traced
         self.local = local  # the names that may be locals of the procedure
+        # its parameters: always among its locals (bound on entry, never unbound)
+        self.params = params
         self.w = Writer()
         # the rule reference i.ref certainly holds here, if known: a call restores it, so
         # in straight-line code only a statement citing another rule needs to set it again
@@ -597,47 +605,20 @@ class Gen(Operators):
         if args is None:
             return self.fallback(e)
         proc = w.const(comp.procedure(e.func))
-        invoke = {True: "_call_traced", False: "_call_untraced", None: "_call_any"}[self.traced]
-        return f"{invoke}(_stepped(i, {w.const(e.span)}), {proc}, {args})"
-
-    def _bind(self, e: n.Call, params: tuple[n.Param, ...]) -> str | None:
-        """Source of the arguments' dict (compile_args.binder); None where the binder fails."""
-        from rulekit.engine.compile_args import _enum_param
-
-        w = self.w
-        keys: list[str] = []
-        for index, arg in enumerate(e.args):
-            if arg.name is None and index >= len(params):
-                return None
-            keys.append(arg.name if arg.name is not None else params[index].name)
-        if any(p.name not in keys and p.default is None for p in params):
-            return None
-        values = [self.expr(a.value) for a in e.args]
-        plan: list[tuple[str, int | Any, Any]] = []
-        for p in params:
-            if p.name in keys:
-                index = len(keys) - 1 - keys[::-1].index(p.name)  # the last one given wins
-                plan.append((p.name, index, _enum_param(self.comp, p, e.span)))
-            else:
-                assert p.default is not None
-                plan.append((p.name, self.comp.cached(p.default), None))
-        given = len(values)  # how many arguments
-        in_order = given <= len(plan) and all(
-            src == k for k, (_, src, _) in enumerate(plan[:given])
-        )
-        if in_order and not any(read for _, _, read in plan):
-            # the arguments in order, then the defaults (evaluated where the call is made)
-            items = [f"{name!r}: {v}" for (name, _, _), v in zip(plan, values, strict=False)]
-            items += [f"{p.name!r}: {self.expr(p.default)}" for p in params[given:] if p.default]
-            return "{" + ", ".join(items) + "}"
-        # arguments in order, then texts read as enum members, then defaults, in order
-        evaluated = "(" + "".join(f"{v}, " for v in values) + ")"
-        return f"_bind(i, {w.const(tuple(plan))}, {evaluated})"
+        step = f"_stepped(i, {w.const(e.span)})"
+        if self.traced is False:  # untraced: straight to the run unless a default's memo is on
+            run = "_run" if comp.procedure(e.func).depth is None else "_remembered"
+            fast, slow = f"{run}({step}, {proc}, {args})", f"_call_untraced({step}, {proc}, {args})"
+            return f"({fast} if i.memo is None else {slow})"
+        invoke = {True: "_call_traced", None: "_call_any"}[self.traced]
+        return f"{invoke}({step}, {proc}, {args})"
 
     def _name(self, e: n.Name) -> str:
         name = e.id
         if name in self.bound:
             return self.bound[name]
+        if name in self.params:
+            return f"L[{name!r}]"
         member = self._member(e)  # an enum member, unless a local shadows it
         value = self._nonlocal(e) if member is None else self.w.const(member)
         if name not in self.local:
@@ -675,6 +656,8 @@ class Gen(Operators):
             return self.fallback(e)
         if isinstance(e.obj, n.Name) and e.obj.id in self.bound:
             obj = self.bound[e.obj.id]
+        elif isinstance(e.obj, n.Name) and e.obj.id in self.params:
+            obj = f"L[{e.obj.id!r}]"
         elif isinstance(e.obj, n.Name):  # a local, else as Compiler.fetch reads it
             h = e.obj.id
             elsewhere = self._nonlocal(e.obj)

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 
 
 def modifier_list(comp: Compiler, decl: n.ModifiersDecl) -> Generated:
-    gen = Gen(comp, None, may_be_local(decl.params, decl.lines))
+    gen = Gen(
+        comp, None, may_be_local(decl.params, decl.lines), frozenset(p.name for p in decl.params)
+    )
     w = gen.w
     fname = f"modifiers_{mangle(decl.name)}"
     w.span = decl.span
@@ -39,6 +41,17 @@ def modifier_list(comp: Compiler, decl: n.ModifiersDecl) -> Generated:
         if line.cond is not None:
             w.line(f"if {gen.cond(line.cond)}:")
             w.level += 1
+        label, rule = _label(comp, line), line.ref.text if line.ref else None
+        if isinstance(line.value, n.Num) and type(line.value.value) is int and line.per is None:
+            # a number written out: nothing to check
+            if line.value.value != 0:
+                term = f"_Term({line.sign * line.value.value!r}, {label!r}, {rule!r})"
+                w.line(f"terms.append({term})")
+            else:
+                w.line("pass")  # the condition is still evaluated, as written
+            if line.cond is not None:
+                w.level -= 1
+            continue
         amount = w.temp()
         w.line(f"{amount} = _plain({gen.expr(line.value)})")
         if line.per is not None:
@@ -46,7 +59,6 @@ def modifier_list(comp: Compiler, decl: n.ModifiersDecl) -> Generated:
             w.line(f"{amount} = i._arith('*', {amount}, {per}, {w.const(line.span)})")
         w.line(f"if type({amount}) is not int and not _is_number({amount}):")
         w.line(f"    _not_a_modifier(i, {amount}, {w.const(line.value.span)})")
-        label, rule = _label(comp, line), line.ref.text if line.ref else None
         w.line(f"if {amount} != 0:")
         w.line(
             f"    terms.append(_Term(_normalize({line.sign!r} * {amount}), {label!r}, {rule!r}))"

@@ -534,17 +534,18 @@ def _choose(
         index = next((k for k, o in enumerate(options) if i._eq(choice, o)), None)
     if index is None:
         raise i.fail(f"the policy chose {show(choice)}, which is not an option", span)
-    i.trace.events.append(
-        DecisionEvent(
-            i.depth,
-            name,
-            [to_json(o) for o in options],
-            to_json(choice),
-            by,
-            i.ref.text if i.ref else None,
-            index,
+    if not i.muted:  # off the record: nobody reads the decision's event
+        i.trace.events.append(
+            DecisionEvent(
+                i.depth,
+                name,
+                [to_json(o) for o in options],
+                to_json(choice),
+                by,
+                i.ref.text if i.ref else None,
+                index,
+            )
         )
-    )
     i.locals[name] = choice
 
 
@@ -672,4 +673,6 @@ RUNTIME.update(
     _bind=_bind,
     _call_traced=_call_traced,
     _call_untraced=_call_untraced,
+    _run=_run,
+    _remembered=_remembered,
 )

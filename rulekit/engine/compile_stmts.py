@@ -353,17 +353,18 @@ def _choose(comp: Compiler, stmt: n.Choose, here: n.RuleRef | None) -> StmtCode:
             index = next((k for k, o in enumerate(options) if i._eq(choice, o)), None)
         if index is None:
             raise i.fail(f"the policy chose {show(choice)}, which is not an option", span)
-        i.trace.events.append(
-            DecisionEvent(
-                i.depth,
-                name,
-                [to_json(o) for o in options],
-                to_json(choice),
-                by,
-                i.ref.text if i.ref else None,
-                index,
+        if not i.muted:  # off the record: nobody reads the decision's event
+            i.trace.events.append(
+                DecisionEvent(
+                    i.depth,
+                    name,
+                    [to_json(o) for o in options],
+                    to_json(choice),
+                    by,
+                    i.ref.text if i.ref else None,
+                    index,
+                )
             )
-        )
         i.locals[name] = choice
 
     return run

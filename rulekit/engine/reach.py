@@ -295,7 +295,25 @@ def remembered_depth(
         return deepest
 
     found = walk(name, ())
-    return None if found is None else (found, tuple(sorted(reads)))
+    if found is None or not _costly(book, tables, name):
+        return None
+    return found, tuple(sorted(reads))
+
+
+def _costly(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> bool:
+    """Whether a call of procedure ``name`` may cost more than looking its result up: it
+    loops, calls or looks something up (a few comparisons cost less than the look-up)."""
+    stack: list[Any] = list(book.procedures[name].body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.ForEach | n.While | n.ListComp | n.Aggregate):
+            return True
+        if isinstance(node, n.Call) and (
+            node.func in book.procedures or node.func in tables or node.func in GRAPH_FUNCTIONS
+        ):
+            return True
+        stack.extend(_children(node))
+    return False
 
 
 def _fixed_table(table: CompiledTable) -> bool:

@@ -321,7 +321,11 @@ def new_game(
     chosen = policy or make_policy(policy_spec, seed, checked=checked)
     interp = Interpreter(checked, SeededDice(seed), chosen)
     attach_policy(interp)
-    apply_scenario(checked, scenario, interp)
+    interp.muted = True  # the set-up's events are dropped: it need not make them
+    try:
+        apply_scenario(checked, scenario, interp)
+    finally:
+        interp.muted = False
     interp.trace.events.clear()
     return Game(checked, scenario, interp, seed, policy_spec)
 
