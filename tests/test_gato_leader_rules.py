@@ -1353,3 +1353,39 @@ def test_a_turn_with_the_squadron_in_port(gato: Checked, snapshot: Any) -> None:
     assert interp.state.values["victory_points"] == -2
     assert salmon.attrs["gun_ammo"] == 6 and salmon.attrs["ready"] == salmon.attrs["ready_max"]
     assert "\n".join(render_text(interp.trace)) == snapshot
+
+
+def test_a_gun_damaged_by_a_circling_torpedo_makes_no_declared_gun_attack(
+    gato: Checked, tmp_path: Path
+) -> None:
+    # "Declare all attacks before rolling for any." Salmon, surfaced, declares 3 torpedoes and
+    # a Gun attack at Tyoko Maru (range 2). The Torpedo Dud roll 4 (1942) lets one torpedo run;
+    # the second die, 1, sends one around: "Immediately resolve an attack on the Submarine with
+    # 3 Heavy Hits" (2 Heavy and 1 Light Hit after Salmon's Evasion 2). Drawing the first
+    # counter each time: counters 1 and 2 on their Heavy side (a Hull hit each), counter 3 on
+    # its Light side: Gun. "Gun - The Submarine cannot make gun attacks until the gun is
+    # repaired": the declared Gun attack is not made, and its Gun Ammo is not spent. (Found by
+    # the advised policy's look-ahead: the game stopped on gun_attack's `require`.)
+    given = write(
+        tmp_path,
+        "campaign_year = 1942\n[sub]\n" + SALMON + "ready = 3\nsurfaced = true\ngun_ammo = 6\n"
+        '[[display]]\nname = "Tyoko Maru"\nrole = "M"\ncard = "Tyoko Maru"\nrange = 2\n',
+    )
+    outcome = resolve(
+        gato,
+        "submarine_attacks",
+        given=given,
+        decide=["reload=no", "torpedoes=3", "gun=yes"],
+        dice=[4, 1, 1, 1, 1, 5],
+    )
+    assert one(outcome, "lookup", table="torpedo_dud").result == "one_runs"
+    assert one(outcome, "return", procedure="attack_hits").result == ["Heavy", "Heavy", "Light"]
+    salmon = arg(outcome, "sub")
+    effects = [d.get("effect") for d in salmon.attrs["damage"]]
+    assert [str(e) for e in effects] == ["Hull", "Hull", "Gun"]
+    notes = [e.text for e in events(outcome, "note")]
+    assert "the Gun attack declared at Tyoko Maru is not made: the gun is damaged" in notes
+    assert not events(outcome, "call", procedure="gun_attack")
+    assert salmon.attrs["gun_ammo"] == 6  # not spent
+    assert salmon.attrs["ready"] == 0  # the three torpedoes were fired
+    assert outcome.result == 1  # one attack made: the torpedoes

@@ -405,12 +405,16 @@ def _call_any(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
 class BuiltinSite:
     """A builtin called at one place; with one argument, its quick path first."""
 
-    __slots__ = ("impl", "name", "quick", "rounding", "span")
+    __slots__ = ("impl", "name", "pick", "quick", "rounding", "span")
 
     def __init__(self, name: str, rounding: Any, one: bool, span: n.Span) -> None:
         self.name, self.rounding, self.span = name, rounding, span
         self.impl = BUILTINS[name].impl
         self.quick = _QUICK.get(name) if one else None
+        # min(a, b, ...) and max of several values: of ints, Python's (the first of equals)
+        self.pick: Callable[[list[int]], int] | None = None
+        if not one and name in ("min", "max"):
+            self.pick = min if name == "min" else max
 
 
 def _builtin(i: Interpreter, site: BuiltinSite, args: list[Any]) -> Any:
@@ -421,6 +425,13 @@ def _builtin(i: Interpreter, site: BuiltinSite, args: list[Any]) -> Any:
         if result is not _SLOW:
             return result
     else:  # what it costs beyond its own step, charged before it runs (range: per number)
+        pick = site.pick
+        if pick is not None:
+            for arg in args:
+                if type(arg) is not int:
+                    break
+            else:
+                return pick(args)
         charge(i, work(site.name, args), site.span)
     try:
         return normalize(site.impl(args, site.rounding))
