@@ -39,6 +39,7 @@ from rulekit.engine.codegen_runtime import (
     Generated,
     GraphSite,
     ModifierSite,
+    RollSite,
     TableSite,
     located,
     mangle,
@@ -404,6 +405,9 @@ class Gen(Operators):
             if "{" in e.value:
                 return self.interpolate(e.value, e.span)
             return w.const(e.value)
+        if isinstance(e, n.Roll) and _one_die(e):
+            site = RollSite(self.comp.dice.get(e.dice.die), str(e.dice), e.span)
+            return f"_roll1(i, {w.const(site)})"
         if isinstance(e, n.Name):
             return self._name(e)
         if isinstance(e, n.Attr):
@@ -673,6 +677,12 @@ class Gen(Operators):
             f"({t}.attrs[{a!r}] if type({t} := {obj}) is _Entity and {a!r} in {t}.attrs "
             f"else i._attr({t}, {a!r}, {w.const(e.span)}))"
         )
+
+
+def _one_die(e: n.Roll) -> bool:
+    """A roll of one die, no modifier, reroll or explosion (codegen_runtime._roll1)."""
+    spec = e.dice
+    return spec.count == 1 and not e.mods and spec.reroll is None and not spec.explode
 
 
 def _may_be_local(comp: Compiler, decl: n.ProcedureDecl) -> frozenset[str]:

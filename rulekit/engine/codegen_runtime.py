@@ -16,6 +16,7 @@ from rulekit.book.tables import Cell, CompiledTable, LookupMiss
 from rulekit.engine.builtins import BUILTINS, BuiltinError, work
 from rulekit.engine.compile_lookups import _QUICK, _SLOW, _builtin_message
 from rulekit.engine.compile_stmts import _default, _repeats
+from rulekit.engine.dice import Die
 from rulekit.engine.policy import DecisionRequest
 from rulekit.engine.runtime import (
     MAX_NESTING,
@@ -32,6 +33,7 @@ from rulekit.engine.trace import (
     DecisionEvent,
     LookupEvent,
     NoteEvent,
+    RollEvent,
     Term,
     TotalEvent,
     ValueEvent,
@@ -650,6 +652,28 @@ def _min(values: list[Any]) -> Any:
     return min(numbers) if numbers else None
 
 
+class RollSite:
+    """A roll of one die, no modifier (compile_lookups.roll's commonest case)."""
+
+    __slots__ = ("at", "die", "shown", "span")
+
+    def __init__(self, die: Die | None, shown: str, span: n.Span) -> None:
+        self.die, self.shown, self.span, self.at = die, shown, span, str(span)
+
+
+def _roll1(i: Interpreter, site: RollSite) -> RollValue:
+    """One die thrown, as compile_lookups.roll throws it (a step included in the
+    statement's; its event when traced)."""
+    die = site.die
+    if die is None:
+        raise KeyError(site.shown)
+    face = i.dice.throw(die, i._where(site.span))
+    if not i.muted:
+        ref = i.ref.text if i.ref else None
+        i.trace.events.append(RollEvent(i.depth, site.shown, [face], face, [], face, ref, site.at))
+    return RollValue(face, face, (face,))
+
+
 _MISSING = object()
 AGGREGATES = frozenset({"count", "any", "all", "sum", "max", "min"})
 
@@ -686,4 +710,5 @@ RUNTIME.update(
     _call_untraced=_call_untraced,
     _run=_run,
     _remembered=_remembered,
+    _roll1=_roll1,
 )
