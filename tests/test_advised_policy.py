@@ -224,6 +224,11 @@ def test_simulate_plays_advised(book: Path) -> None:
         ("advised:", "advised: needs a goal"),
         ("advised:score +", "the expression ends too early"),
         ("advised:sub.damage", "unknown name 'sub'"),
+        # shoot returns nothing: its result is no number (the policy's option, not advise's)
+        (
+            "advised:result",
+            "--policy: error: result gives none, not a number, after procedure 'shoot'",
+        ),
     ],
 )
 def test_a_goal_that_cannot_be_read_is_an_error(book: Path, goal: str, message: str) -> None:

@@ -197,7 +197,9 @@ def _run(interp: Interpreter, question: Question, args: dict[str, Any]) -> Any:
     return interp.evaluate(question.of, {**args, "result": result})
 
 
-def _number(value: Any, goal: str) -> Fraction:
+def _number(
+    value: Any, goal: str, where: str = "--maximize", after: str = "", hint: str | None = None
+) -> Fraction:
     v = unwrap(value)
     if isinstance(v, bool):
         return Fraction(int(v))
@@ -206,9 +208,10 @@ def _number(value: Any, goal: str) -> Fraction:
     raise InputError(
         [
             error(
-                f"{goal} gives {show(v)}, not a number",
-                where="--maximize",
-                hint="give an expression of the result that is a number, e.g. "
+                f"{goal} gives {show(v)}, not a number{after}",
+                where=where,
+                hint=hint
+                or "give an expression of the result that is a number, e.g. "
                 "'result.tonnage' or 'if result = sunk then 1 else 0'",
             )
         ]

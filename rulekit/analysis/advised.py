@@ -298,7 +298,13 @@ class Lookahead:
         replay.muted = True
         replay.entity_count = entry.entity_count
         result = replay.call(entry.procedure, args)
-        return _number(replay.evaluate(expr, {**args, "result": result}), text)
+        after = f", after procedure '{entry.procedure}' (where a decision is advised)"
+        tracks = self.checked.book.tracks
+        hint = "name state variables and tracks, which every procedure can read" + (
+            f" (e.g. '{next(iter(tracks))}')" if tracks else ""
+        )
+        value = replay.evaluate(expr, {**args, "result": result})
+        return _number(value, text, "--policy", after, hint)
 
 
 @define
