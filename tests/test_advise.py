@@ -11,7 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, run_cli
+from conftest import EXAMPLES, RULEBOOKS, run_cli
 
 BOOK = """rulebook "Advice"
 dice d6 = 1..6
@@ -113,3 +113,54 @@ def test_bad_requests(book: Path) -> None:
     assert "--decide" in many.stderr
     typo = run_cli("advise", book, "gamble", "--maximize", "reslt")
     assert typo.exit_code == 1 and "unknown name 'reslt'" in typo.stderr
+
+
+def test_a_sub_commander_attack_the_range_of_the_last_torpedo() -> None:
+    """README example: one torpedo at a 5,000-ton freighter that 2 damage points sink.
+    By the printed charts: [S1] a hit on 2d6 <= 8 at Close (26/36), <= 7 at Medium (21/36),
+    <= 6 at Long (15/36), no modifier (Trained crew, Captain, submerged); [S2] 12/41-7/42,
+    Mk 14: a dud on 1-4 (2/6 run true); [S3] Torpedo column: d6 1 -> 4, 2 -> 3, 3 -> 2
+    points (1/2 sinks). Worth = 5,000 x P(hit) x 1/3 x 1/2."""
+    result = run_cli(
+        "advise",
+        str(RULEBOOKS / "steel_wolves_like"),
+        "attack_round",
+        "--given",
+        str(EXAMPLES / "steel_wolves_like" / "freighter_attack.toml"),
+        "--maximize",
+        "tonnage_sunk",
+        "--json",
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    ranges = data["decisions"][0]
+    assert ranges["name"] == "fire_range"
+    worth = {o["option"]: Fraction(o["value"]["exact"]) for o in ranges["options"]}
+    tons, run_true, sinks = 5000, Fraction(2, 6), Fraction(1, 2)
+    assert worth == {
+        "Close": tons * Fraction(26, 36) * run_true * sinks,  # 16,250/27
+        "Medium": tons * Fraction(21, 36) * run_true * sinks,  # 4,375/9
+        "Long": tons * Fraction(15, 36) * run_true * sinks,  # 3,125/9
+    }
+    assert (ranges["best"], ranges["default"]) == ("Close", "Medium")
+
+
+def test_a_keep_highest_roll_is_one_outcome_per_value_kept(tmp_path: Path) -> None:
+    """Six d10 keep-highest: 10 outcomes, not 5,005 multisets; the best of 6 dice >= 8 is
+    1 - (7/10)^6 (the chance that not all six are 7 or less)."""
+    book = tmp_path / "keep.rk"
+    book.write_text(
+        'rulebook "Keep" edition "1"\ndice d10 = 1..10\n'
+        "procedure spread -> int [1.0]\n"
+        '    choose n from [1, 6] default 1 [1.1] "dice"\n'
+        "    return roll highest of n d10\n",
+        encoding="utf-8",
+    )
+    result = run_cli(
+        "advise", str(book), "spread", "--maximize", "if result >= 8 then 1 else 0", "--json"
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["paths"] == 10 + 10  # n = 1: ten faces; n = 6: ten values kept
+    worth = [Fraction(o["value"]["exact"]) for o in data["decisions"][0]["options"]]
+    assert worth == [Fraction(3, 10), 1 - Fraction(7, 10) ** 6]

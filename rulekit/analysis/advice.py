@@ -23,7 +23,7 @@ from attrs import define, field
 
 from rulekit.analysis.outcomes import Defaults, Question, TooManyPaths
 from rulekit.book.checker import Checked
-from rulekit.engine.dice import Die
+from rulekit.engine.dice import DiceNeeded, Die, kept_outcomes
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.policy import DecisionRequest, DefaultPolicy, Policy
 from rulekit.engine.values import show, unwrap
@@ -54,6 +54,8 @@ class Tape:
     answered: set[str]
     choices: list[int] = field(factory=list)
     points: list[Point] = field(factory=list)
+    # keep-highest/lowest rolls whose faces are read: thrown die by die (see dice.Unthrown)
+    full: set[str] = field(factory=set)
 
     def _next(self, point: Point) -> int:
         position = len(self.choices)
@@ -66,6 +68,17 @@ class Tape:
         n = len(die.faces)
         labels = [str(f) for f in die.faces]
         return die.faces[self._next(Point("dice", n, labels, [Fraction(1, n)] * n))]
+
+    def throw_kept(self, die: Die, count: int, keep: str, where: str) -> int | None:
+        """The value a keep-highest/lowest roll keeps, one outcome of few (six d10 keep
+        the highest: 10, not 5,005); None where the roll's faces are read."""
+        if where in self.full:
+            return None
+        outcomes = kept_outcomes(die, count, keep)
+        total = len(die.faces) ** count
+        labels = [str(value) for value, _ in outcomes]
+        weights = [Fraction(ways, total) for _, ways in outcomes]
+        return outcomes[self._next(Point("dice", len(outcomes), labels, weights))][0]
 
     def throw_group(self, die: Die, count: int, where: str) -> tuple[int, ...]:
         alike = {f: die.faces.count(f) for f in die.faces}
@@ -147,6 +160,24 @@ def advise(
     max_steps: int = DEFAULT_STEP_BUDGET,
 ) -> Advice:
     """Expectimax over ``question`` (a procedure with ``--of`` the expression to optimise)."""
+    full: set[str] = set()
+    while True:
+        try:
+            return _advise(checked, question, goal, minimize, answered, max_paths, max_steps, full)
+        except DiceNeeded as needed:  # a keep roll's faces are read: throw them all, anew
+            full.add(needed.where)
+
+
+def _advise(
+    checked: Checked,
+    question: Question,
+    goal: str,
+    minimize: bool,
+    answered: set[str] | None,
+    max_paths: int,
+    max_steps: int,
+    full: set[str],
+) -> Advice:
     root = _Node()
     prefix: list[int] | None = []
     paths = 0
@@ -164,7 +195,7 @@ def advise(
                     )
                 ]
             )
-        tape = Tape(prefix, DefaultPolicy(), answered or set())
+        tape = Tape(prefix, DefaultPolicy(), answered or set(), full=full)
         interp = Interpreter(checked, tape, tape, max_steps=max_steps)
         interp.muted = True
         defaults.dice = tape  # type: ignore[assignment]  # the memo reads .choices

@@ -98,6 +98,7 @@ class _Replay(Tape):
     the rulebook's default. Dice come one by one, as the game threw them (no group throws)."""
 
     throw_group = None  # type: ignore[assignment]
+    throw_kept = None  # type: ignore[assignment]
 
     def __init__(self, prefix: list[int], at: int, later: bool) -> None:
         super().__init__(prefix, DefaultPolicy(), set())
