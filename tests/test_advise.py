@@ -156,11 +156,12 @@ def test_a_keep_highest_roll_is_one_outcome_per_value_kept(tmp_path: Path) -> No
         "    return roll highest of n d10\n",
         encoding="utf-8",
     )
-    result = run_cli(
-        "advise", str(book), "spread", "--maximize", "if result >= 8 then 1 else 0", "--json"
-    )
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
-    assert data["paths"] == 10 + 10  # n = 1: ten faces; n = 6: ten values kept
-    worth = [Fraction(o["value"]["exact"]) for o in data["decisions"][0]["options"]]
-    assert worth == [Fraction(3, 10), 1 - Fraction(7, 10) ** 6]
+    goal = ["--maximize", "if result >= 8 then 1 else 0", "--json"]
+    for method in ("paths", "situations"):
+        result = run_cli("advise", str(book), "spread", *goal, "--method", method)
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        if method == "paths":
+            assert data["paths"] == 10 + 10  # n = 1: ten faces; n = 6: ten values kept
+        worth = [Fraction(o["value"]["exact"]) for o in data["decisions"][0]["options"]]
+        assert worth == [Fraction(3, 10), 1 - Fraction(7, 10) ** 6]

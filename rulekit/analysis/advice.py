@@ -140,7 +140,8 @@ class Advice:
     best: Fraction  # the expected value with the best decision at every point
     by_default: Fraction  # ... with the rulebook's defaults
     decisions: list[Decision]
-    paths: int
+    paths: int  # runs made (paths of dice and decisions; between situations, by situations)
+    situations: int | None = None  # situations solved (rulekit.analysis.advice_situations)
 
 
 @define

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_STEP_BUDGET
+from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS, DEFAULT_STEP_BUDGET
 
 SHOWN = 12  # decisions printed; --json has them all
 
@@ -33,6 +33,21 @@ SHOWN = 12  # decisions printed; --json has them all
     help="The most runs (paths of dice and decisions) to try.",
 )
 @click.option(
+    "--method",
+    type=click.Choice(["situations", "paths"]),
+    default="situations",
+    show_default=True,
+    help="situations: runs that reach the same situation are merged (a whole combat); "
+    "paths: every path of dice and decisions, one by one (loops too).",
+)
+@click.option(
+    "--max-situations",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_SITUATIONS,
+    show_default=True,
+    help="Give up beyond this many situations (--method situations).",
+)
+@click.option(
     "--max-steps",
     type=click.IntRange(min=1),
     default=DEFAULT_STEP_BUDGET,
@@ -50,6 +65,8 @@ def advise_cmd(
     at: tuple[str, ...],
     decide: tuple[str, ...],
     max_paths: int,
+    method: str,
+    max_situations: int,
     max_steps: int,
     as_json: bool,
 ) -> None:
@@ -62,8 +79,10 @@ def advise_cmd(
           --maximize "if result = sunk then 1 else 0"
       rulekit advise RULEBOOK PROCEDURE --minimize "sub.damage" --decide posture=standard
 
-    Dice and decisions are enumerated path by path (exact, within --max-paths): a whole
-    combat with many rolls and choices can exceed it; fix some decisions with --decide.
+    By situations (the default), runs that reach the same situation are merged, so a
+    whole combat is solved; a procedure that comes back to a situation (a loop) needs
+    --method paths, which enumerates every path of dice and decisions (within --max-paths;
+    fix some decisions with --decide).
     """
     from rich.text import Text
 
@@ -83,15 +102,24 @@ def advise_cmd(
         with located_in(checked.book.sources):
             question = ask(checked, procedure, given=given, at=at, decide=decide, of=goal)
             answered = {name for name, _ in assignments(decide, "--decide")}
-            advice = advise(
-                checked,
-                question,
-                f"{'maximize' if maximize else 'minimize'} {goal}",
-                minimize is not None,
-                answered,
-                max_paths,
-                max_steps,
-            )
+            wanted = f"{'maximize' if maximize else 'minimize'} {goal}"
+            if method == "situations" and question.target.kind == "procedure":
+                from rulekit.analysis.advice_situations import advise_by_situations
+
+                advice = advise_by_situations(
+                    checked,
+                    question,
+                    wanted,
+                    minimize is not None,
+                    answered,
+                    max_paths,
+                    max_steps,
+                    max_situations,
+                )
+            else:
+                advice = advise(
+                    checked, question, wanted, minimize is not None, answered, max_paths, max_steps
+                )
     except RulekitError as exc:
         err.print(Text(exc.render(exc.sources)))
         sys.exit(1)
@@ -99,7 +127,12 @@ def advise_cmd(
         click.echo(json.dumps(_json(advice), indent=2, ensure_ascii=False))
         return
     what = advice.what.split(", of: ")[0]
-    out.print(Text(f"{what}: {advice.goal} ({advice.paths} path(s))"))
+    how = (
+        f"{advice.paths} path(s)"
+        if advice.situations is None
+        else f"{advice.situations} situation(s), {advice.paths} run(s) between them"
+    )
+    out.print(Text(f"{what}: {advice.goal} ({how})"))
     out.print(Text(f"  with the best decisions: {_num(advice.best)}"))
     out.print(Text(f"  with the rulebook's defaults: {_num(advice.by_default)}"))
     if not advice.decisions:
@@ -134,6 +167,7 @@ def _json(advice: Any) -> dict[str, Any]:
         "what": advice.what,
         "goal": advice.goal,
         "paths": advice.paths,
+        "situations": advice.situations,
         "best": frac(advice.best),
         "by_default": frac(advice.by_default),
         "decisions": [

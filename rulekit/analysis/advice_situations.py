@@ -1,0 +1,320 @@
+"""The best decisions by situations: expectimax over merged runs (``rulekit advise``).
+
+rulekit.analysis.advice plays a procedure once per path of dice and decisions, so a whole
+combat (many rolls and choices) has too many paths. Here the procedure runs as resumable
+blocks, as rulekit.analysis.situations solves ``prob``: from each *situation* (the block
+about to run, the locals still read, the game state) every path of dice and decisions is
+enumerated only as far as the next block boundary after a throw or a decision, and runs that
+reach the same situation are merged. Each situation's paths form a small tree (dice are
+chance points, decisions max points) whose leaves are other situations or the procedure's
+end; a situation is worth its tree's value, the leaves worth what their situations are.
+
+Situations must not come back (a loop whose rounds repeat a situation): expectimax over a
+cycle with decisions is a Markov decision process, not solved here; the error says to use
+``--method paths``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from attrs import define, field
+
+from rulekit.analysis.advice import Advice, Decision, Option, Point, _number
+from rulekit.analysis.outcomes import Question, TooManyPaths, _multisets
+from rulekit.analysis.situations import Chain, Situation, _add, _Dice, _Runner
+from rulekit.book.checker import Checked
+from rulekit.engine.codegen_blocks import blocks
+from rulekit.engine.compiler import compiler_for
+from rulekit.engine.dice import DiceNeeded, Die, kept_outcomes
+from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET
+from rulekit.engine.policy import DecisionRequest, DefaultPolicy, Policy
+from rulekit.engine.values import show
+from rulekit.errors import InputError, error
+from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
+
+
+class _Tape(_Dice):
+    """The dice and the policy of one run from a situation: replays ``prefix``, then takes
+    the first outcome or option at each new branch point, noting each point."""
+
+    def __init__(self, prefix: list[int], full: set[str], answered: set[str]) -> None:
+        super().__init__(prefix, full)
+        self.points: list[Point] = []
+        self.answered = answered
+        self.fixed: Policy = DefaultPolicy()  # --decide answers, the defaults otherwise
+
+    @property
+    def used(self) -> Any:
+        """The --decide answers used so far (the situations' runner keeps them per run)."""
+        return getattr(self.fixed, "used", None)
+
+    def _point(self, point: Point) -> int:
+        self.points.append(point)
+        return self._next(point.size)
+
+    def throw(self, die: Die, where: str) -> int:
+        n = len(die.faces)
+        labels = [str(f) for f in die.faces]
+        return die.faces[self._point(Point("dice", n, labels, [Fraction(1, n)] * n))]
+
+    def throw_group(self, die: Die, count: int, where: str) -> tuple[int, ...]:
+        outcomes = _multisets(die.faces, count)
+        total = len(die.faces) ** count
+        labels = [", ".join(str(f) for f in faces) for faces, _ in outcomes]
+        weights = [Fraction(ways, total) for _, ways in outcomes]
+        return outcomes[self._point(Point("dice", len(outcomes), labels, weights))][0]
+
+    def throw_kept(self, die: Die, count: int, keep: str, where: str) -> int | None:
+        if where in self.full:
+            return None
+        outcomes = kept_outcomes(die, count, keep)
+        total = len(die.faces) ** count
+        labels = [str(value) for value, _ in outcomes]
+        weights = [Fraction(ways, total) for _, ways in outcomes]
+        return outcomes[self._point(Point("dice", len(outcomes), labels, weights))][0]
+
+    def decide(self, request: DecisionRequest) -> tuple[Any, str]:
+        if request.name in self.answered or len(request.options) < 2:
+            return self.fixed.decide(request)
+        labels = [show(o) for o in request.options]
+        point = Point(
+            "decide", len(labels), labels, [], request.name, request.rule, request.default_position
+        )
+        return request.options[self._point(point)], "advise"
+
+
+@define
+class _Node:
+    """A branch point of a situation's paths, or (``leaf``) where a path ends: another
+    situation's index, or the worth of the procedure's end."""
+
+    point: Point | None = None
+    children: dict[int, _Node] = field(factory=dict)
+    leaf: tuple[str, Any] | None = None  # ("situation", index) or ("end", worth)
+
+
+class _AdviceRunner(_Runner):
+    """The situations' runner, with decisions as branch points too."""
+
+    def __init__(
+        self, checked: Checked, question: Question, program: Any, max_steps: int, answered: set[str]
+    ) -> None:
+        super().__init__(checked, question, program, max_steps)
+        self.answered = answered
+        self.fixed: Policy | None = None
+
+    def tree(self, s: Situation, max_paths: int) -> tuple[_Node, list[tuple[list[int], Any]]]:
+        """Every path of dice and decisions from ``s`` to the next situation (or the end)."""
+        i = self.interp
+        assert self.fixed is not None
+        root = _Node()
+        ends: list[tuple[list[int], Any]] = []
+        prefix: list[int] | None = []
+        paths = 0
+        while prefix is not None:
+            paths += 1
+            if paths > max_paths:
+                raise TooManyPaths(
+                    [
+                        error(
+                            f"{self.question.describe} has more than {max_paths} paths of "
+                            "dice and decisions between two of its situations",
+                            where="--max-paths",
+                            hint="raise --max-paths, or fix some decisions with --decide "
+                            "NAME=VALUE",
+                        )
+                    ]
+                )
+            tape = _Tape(prefix, self.full, self.answered)
+            tape.fixed = self.fixed
+            i.policy = tape
+            try:
+                where = self._run(s, tape)
+            finally:
+                i.policy = self.fixed
+            node = root
+            for choice, point in zip(tape.choices, tape.points, strict=True):
+                node.point = point
+                node = node.children.setdefault(choice, _Node())
+            ends.append((list(tape.choices), where))
+            node.leaf = ("pending", len(ends) - 1)
+            prefix = tape.next_prefix()
+        return root, ends
+
+
+def advise_by_situations(
+    checked: Checked,
+    question: Question,
+    goal: str,
+    minimize: bool = False,
+    answered: set[str] | None = None,
+    max_paths: int = DEFAULT_MAX_PATHS,
+    max_steps: int = DEFAULT_STEP_BUDGET,
+    max_situations: int = DEFAULT_MAX_SITUATIONS,
+) -> Advice:
+    """Expectimax over ``question``'s procedure by its situations (``--of`` is the goal)."""
+    comp = compiler_for(checked, generating=True)
+    decl = checked.book.procedures[question.target.name]
+    runner = _AdviceRunner(checked, question, blocks(comp, decl), max_steps, answered or set())
+    while True:
+        try:
+            return _advise(runner, question, goal, minimize, max_paths, max_situations)
+        except DiceNeeded as needed:  # a keep roll's faces are read: throw them all, anew
+            runner.full.add(needed.where)
+            runner.defaults.known.clear()
+
+
+def _advise(
+    runner: _AdviceRunner,
+    question: Question,
+    goal: str,
+    minimize: bool,
+    max_paths: int,
+    max_situations: int,
+) -> Advice:
+    chain = Chain()
+    start = runner.start()
+    runner.fixed = runner.interp.policy  # what the set-up installed (--decide answers)
+    root = _add(chain, runner, start, 0.0, max_situations, question)
+    trees: dict[int, _Node] = {}
+    runs = 0
+    todo = [root]
+    while todo:
+        index = todo.pop()
+        if index in trees:
+            continue
+        tree, ends = runner.tree(chain.nodes[index], max_paths)
+        runs += len(ends)
+        leaves: list[tuple[str, Any]] = []
+        for _, where in ends:
+            if isinstance(where, Situation):
+                target = _add(chain, runner, where, 0.0, max_situations, question)
+                leaves.append(("situation", target))
+                todo.append(target)
+            else:
+                leaves.append(("end", _number(where, goal)))
+        _settle(tree, leaves)
+        trees[index] = tree
+    order = _topological(trees, root, question)
+    sign = -1 if minimize else 1
+    best: dict[int, Fraction] = {}
+    by_default: dict[int, Fraction] = {}
+    for index in reversed(order):  # successors first
+        best[index] = _value(trees[index], best, sign)
+        by_default[index] = _value(trees[index], by_default, 0)
+    decisions = _decisions(trees, order, best, sign)
+    advice = Advice(question.describe, goal, best[root], by_default[root], decisions, runs)
+    advice.situations = len(chain.nodes)
+    return advice
+
+
+def _settle(node: _Node, leaves: list[tuple[str, Any]]) -> None:
+    """The paths' ends, now known as situations (by index) or worths."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.leaf is not None:
+            current.leaf = leaves[current.leaf[1]]
+        stack.extend(current.children.values())
+
+
+def _successors(node: _Node) -> list[int]:
+    out, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        if current.leaf is not None and current.leaf[0] == "situation":
+            out.append(current.leaf[1])
+        stack.extend(current.children.values())
+    return out
+
+
+def _topological(trees: dict[int, _Node], root: int, question: Question) -> list[int]:
+    """The situations, each before those it leads to; an error if one comes back."""
+    order: list[int] = []
+    state: dict[int, int] = {}  # 1: being visited, 2: done
+    stack: list[tuple[int, bool]] = [(root, False)]
+    while stack:
+        index, leaving = stack.pop()
+        if leaving:
+            state[index] = 2
+            order.append(index)
+            continue
+        if state.get(index) == 2:
+            continue
+        state[index] = 1
+        stack.append((index, True))
+        for nxt in _successors(trees[index]):
+            if state.get(nxt) == 1:
+                raise InputError(
+                    [
+                        error(
+                            f"{question.describe} comes back to a situation it has been in "
+                            "(a loop): advice by situations does not solve loops yet",
+                            where="--method",
+                            hint="use --method paths (every path of dice and decisions)",
+                        )
+                    ]
+                )
+            if state.get(nxt) != 2:
+                stack.append((nxt, False))
+    order.reverse()
+    return order
+
+
+def _value(node: _Node, worth: dict[int, Fraction], sign: int) -> Fraction:
+    """The node's worth: the best option at each decision (``sign`` 1 most, -1 least; 0:
+    the rulebook's default), the weighted mean at each throw."""
+    if node.leaf is not None:
+        kind, what = node.leaf
+        return worth[what] if kind == "situation" else Fraction(what)
+    point = node.point
+    assert point is not None
+    if point.kind == "dice":
+        return sum(
+            (point.weights[c] * _value(child, worth, sign) for c, child in node.children.items()),
+            Fraction(0),
+        )
+    values = [_value(node.children[c], worth, sign) for c in range(point.size)]
+    if sign == 0:
+        return values[point.default if point.default is not None else 0]
+    return values[max(range(point.size), key=lambda k: (sign * values[k], -k))]
+
+
+def _decisions(
+    trees: dict[int, _Node], order: list[int], best: dict[int, Fraction], sign: int
+) -> list[Decision]:
+    """Each decision reached with the best play, in the order play reaches it, with how
+    likely it is reached and the first way found to it (other ways may merge there)."""
+    reach: dict[int, Fraction] = {order[0]: Fraction(1)} if order else {}
+    way: dict[int, list[str]] = {order[0]: []} if order else {}
+    out: list[Decision] = []
+    for index in order:
+        here = reach.get(index, Fraction(0))
+        if here == 0:
+            continue
+        stack: list[tuple[_Node, list[str], Fraction]] = [(trees[index], way[index], here)]
+        while stack:
+            node, before, p = stack.pop()
+            if node.leaf is not None:
+                if node.leaf[0] == "situation":
+                    reach[node.leaf[1]] = reach.get(node.leaf[1], Fraction(0)) + p
+                    way.setdefault(node.leaf[1], before)
+                continue
+            point = node.point
+            assert point is not None
+            if point.kind == "dice":
+                for c in sorted(node.children, reverse=True):  # popped in order
+                    label = point.labels[c]
+                    stack.append((node.children[c], [*before, label], p * point.weights[c]))
+                continue
+            values = [_value(node.children[c], best, sign) for c in range(point.size)]
+            chosen = max(range(point.size), key=lambda k: (sign * values[k], -k))
+            options = [Option(label, v) for label, v in zip(point.labels, values, strict=True)]
+            out.append(
+                Decision(point.name, point.rule, list(before), p, options, chosen, point.default)
+            )
+            step = [*before, f"{point.name}={point.labels[chosen]}"]
+            stack.append((node.children[chosen], step, p))
+    return out

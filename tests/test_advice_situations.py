@@ -1,0 +1,161 @@
+"""``rulekit advise`` by situations (rulekit.analysis.advice_situations, the default): runs
+that reach the same situation merged, so a whole combat round is advised. Its answers are
+checked against the path-by-path engine (an independent enumeration of every path), against
+``prob``'s mean where there is no decision, and by hand from the printed charts."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import EXAMPLES, RULEBOOKS, run_cli
+
+BOOK = """rulebook "Advice"
+dice d6 = 1..6
+state score: int = 0
+procedure shot -> int [1.0] "Aim, then roll over it"
+    choose aim from [1, 2, 3] default 1 [1.1] "Aim"
+    let r = roll d6
+    return if r.natural > aim then aim else 0
+procedure gamble -> int [2.0] "Keep or roll again"
+    let r = roll d6
+    choose again from [false, true] default false [2.1] "Roll again?"
+    if again:
+        return roll d6
+    return r.natural
+procedure rounds -> int [3.0] "Three rounds, a choice in each"
+    for each k in range(1, 3):
+        choose push from [false, true] default false [3.1] "Push?"
+        let r = roll d6
+        if push and r >= 4:
+            score += 2
+        elif not push and r >= 2:
+            score += 1
+    return score
+procedure reroll -> int [4.0] "Roll until over 3, or stop"
+    let r = roll d6
+    while r <= 3:
+        choose stop from [false, true] default false [4.1] "Stop?"
+        if stop:
+            return 0
+        r = roll d6
+    return r
+"""
+
+
+@pytest.fixture
+def book(make_rulebook: Callable[..., Path]) -> Path:
+    return make_rulebook(BOOK)
+
+
+def _advise(*args: str) -> dict[str, Any]:
+    shown = run_cli("advise", *args, "--json")
+    assert shown.exit_code == 0, shown.output
+    data: dict[str, Any] = json.loads(shown.stdout)
+    return data
+
+
+def _worths(data: dict[str, Any]) -> list[tuple[str, list[Fraction], str]]:
+    """Each decision's name, options' worths and best, in a comparable order."""
+    out = [
+        (
+            d["name"],
+            [Fraction(o["value"]["exact"]) for o in d["options"]],
+            d["best"],
+        )
+        for d in data["decisions"]
+    ]
+    return sorted(out, key=lambda x: (x[0], x[1]))
+
+
+@pytest.mark.parametrize(
+    ("where", "args"),
+    [
+        ("book", ["shot", "--maximize", "result"]),
+        ("book", ["gamble", "--maximize", "result"]),
+        ("book", ["gamble", "--minimize", "result"]),
+        ("book", ["rounds", "--maximize", "score"]),
+        (
+            "tutorial",
+            ["fire_phase", "--at", "weather=Haze", "--maximize", "if result = sunk then 1 else 0"],
+        ),
+        (
+            "wolves",
+            [
+                "attack_round",
+                "--given",
+                str(EXAMPLES / "steel_wolves_like" / "freighter_attack.toml"),
+                "--maximize",
+                "tonnage_sunk",
+            ],
+        ),
+    ],
+)
+def test_situations_advise_as_paths_do(book: Path, where: str, args: list[str]) -> None:
+    root = {
+        "book": str(book),
+        "tutorial": str(EXAMPLES / "tutorial"),
+        "wolves": str(RULEBOOKS / "steel_wolves_like"),
+    }[where]
+    by_paths = _advise(root, *args, "--method", "paths")
+    by_situations = _advise(root, *args)
+    assert by_situations["situations"] is not None and by_paths["situations"] is None
+    for key in ("best", "by_default"):
+        assert by_situations[key]["exact"] == by_paths[key]["exact"], key
+    if args[0] != "rounds":  # decisions met in several rounds merge by situation
+        assert _worths(by_situations) == _worths(by_paths)
+
+
+def test_three_rounds_each_push_only_when_it_pays(book: Path) -> None:
+    # A round is worth, pushing, 2 x P(d6 >= 4) = 1, else 1 x P(d6 >= 2) = 5/6: push each
+    # round, 3 in all; by default (never push) 3 x 5/6 = 5/2.
+    data = _advise(str(book), "rounds", "--maximize", "score")
+    assert Fraction(data["best"]["exact"]) == 3
+    assert Fraction(data["by_default"]["exact"]) == Fraction(5, 2)
+    assert {d["best"] for d in data["decisions"]} == {"yes"}
+
+
+def test_a_battle_without_decisions_is_worth_its_mean() -> None:
+    """No decision: the expected result, as ``prob`` finds it (by its own chain)."""
+    battle = str(EXAMPLES / "battle" / "rulebook.rk")
+    inputs = ["--at", "attacker=3", "--at", "defender=2"]
+    advice = _advise(battle, "battle", *inputs, "--maximize", "result")
+    shown = run_cli("prob", battle, "battle", *inputs, "--json")
+    assert shown.exit_code == 0, shown.output
+    assert advice["best"]["exact"] == json.loads(shown.stdout)["mean"]["p"]
+    assert advice["decisions"] == []
+
+
+def test_a_loop_is_an_error_naming_the_other_method(book: Path) -> None:
+    shown = run_cli("advise", str(book), "reroll", "--maximize", "result")
+    assert shown.exit_code == 1
+    assert "comes back to a situation" in shown.stderr and "--method paths" in shown.stderr
+    assert "Traceback" not in shown.stderr
+
+
+def test_the_spearfish_combat_round_allocation() -> None:
+    """[14.15] Spearfish (attack 6, Whitaker +1, Mk-XIV -1) with its column fixed (B): all six
+    points on Merchant Ship #1 (2-0, TDC -2, in the adjacent column) is best, as the
+    rulebook's default. By hand: attack value 6 against target value 2 (+2 defense, +1
+    revealed ASW, -2 TDC, +1 adjacent column) hits on a d10 <= 4 (5/10); the Attack Results
+    row 1-4 sinks on 5 or more after the torpedo's -1 (a 6-9: 4/10); the counterattack (5
+    against 4: the 1-2 row) damages only on 10 or more, which a d10 with no modifier never
+    reaches. So 2 (thousand tons) x 1/2 x 2/5 - 2 x 0 = 2/5."""
+    data = _advise(
+        str(RULEBOOKS / "silent_war"),
+        "combat_round",
+        "--given",
+        str(EXAMPLES / "silent_war" / "spearfish_14_15.toml"),
+        "--decide",
+        "column=B",
+        "--maximize",
+        "tonnage_sunk - 2 * sub.damage",
+    )
+    assert Fraction(data["best"]["exact"]) == Fraction(2, 5)
+    (give,) = data["decisions"]
+    assert give["name"] == "give" and give["best"] == "6" and give["default"] == "6"
+    assert Fraction(give["options"][6]["value"]["exact"]) == Fraction(2, 5)
