@@ -159,3 +159,14 @@ def test_the_spearfish_combat_round_allocation() -> None:
     (give,) = data["decisions"]
     assert give["name"] == "give" and give["best"] == "6" and give["default"] == "6"
     assert Fraction(give["options"][6]["value"]["exact"]) == Fraction(2, 5)
+
+
+def test_the_situation_budget_is_an_error_with_advise_s_own_hint() -> None:
+    battle = str(EXAMPLES / "battle" / "rulebook.rk")
+    shown = run_cli(
+        "advise", battle, "battle", "--at", "attacker=10", "--at", "defender=10",
+        "--maximize", "result", "--max-situations", "20",
+    )  # fmt: skip
+    assert shown.exit_code == 1
+    assert "reaches more than 20 situations" in shown.stderr
+    assert "--decide" in shown.stderr and "--tolerance" not in shown.stderr

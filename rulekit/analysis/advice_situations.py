@@ -23,7 +23,14 @@ from attrs import define, field
 
 from rulekit.analysis.advice import Advice, Decision, Option, Point, _number
 from rulekit.analysis.outcomes import Question, TooManyPaths, _multisets
-from rulekit.analysis.situations import Chain, Situation, _add, _Dice, _Runner
+from rulekit.analysis.situations import (
+    Chain,
+    Situation,
+    TooManySituations,
+    _add,
+    _Dice,
+    _Runner,
+)
 from rulekit.book.checker import Checked
 from rulekit.engine.codegen_blocks import blocks
 from rulekit.engine.compiler import compiler_for
@@ -164,6 +171,17 @@ def advise_by_situations(
         except DiceNeeded as needed:  # a keep roll's faces are read: throw them all, anew
             runner.full.add(needed.where)
             runner.defaults.known.clear()
+        except TooManySituations:  # prob's hint names what advise has not (--tolerance)
+            raise TooManySituations(
+                [
+                    error(
+                        f"{question.describe} reaches more than {max_situations} situations",
+                        where="--max-situations",
+                        hint="raise --max-situations, or fix some decisions with --decide "
+                        "NAME=VALUE",
+                    )
+                ]
+            ) from None
 
 
 def _advise(
