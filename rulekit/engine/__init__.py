@@ -1,7 +1,9 @@
 """The engine: a checked rulebook executed.
 
 Procedures and modifier lists are generated as Python source, one function each
-(:mod:`.codegen`, :mod:`.codegen_mods`, calling :mod:`.codegen_runtime`); what the generator
+(:mod:`.codegen` with :mod:`.codegen_ops`, :mod:`.codegen_mods`, calling
+:mod:`.codegen_runtime`; off the record, the results of plain procedures that :mod:`.reach`
+finds are remembered); what the generator
 does not write out yet runs as the closures :mod:`.compiler` builds (with
 :mod:`.compile_calls`, :mod:`.compile_lookups`, :mod:`.compile_stmts` and :mod:`.reach`),
 which RULEKIT_ENGINE=closures also runs alone, for the differential tests: both trace
