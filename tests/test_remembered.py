@@ -19,6 +19,7 @@ BOOK = """rulebook "Remembered"
 enum area = North South
 state total: int = 0
 state seen: area or none = none
+state guess: int = 4 [1.9] "a guess" provisional "not printed"
 table hops [1.0]: to: area -> int
     North | ~"not printed" 3
     South | 5
@@ -31,6 +32,8 @@ procedure reads_state(a: area) -> int [1.3]
     return total + far(a)
 procedure gives_member(a: area) -> area [1.4]
     return a
+procedure reads_guess(a: area) -> int [1.5]
+    return guess + far(a)
 procedure twice -> int [2.1]
     total = 5
     let x = reads_state(South)
@@ -74,6 +77,7 @@ def test_which_procedures_are_remembered(book: Path) -> None:
         "near": 1,
         "reads_state": 1,
         "gives_member": None,
+        "reads_guess": None,  # a provisional value is noted only while the game has not set it
         "twice": None,
         "main": None,
     }

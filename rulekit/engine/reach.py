@@ -263,7 +263,10 @@ def remembered_depth(
             ):
                 return None
             if isinstance(node, n.Name) and node.id in book.states:
-                if not _value_type(type_of(book.states[node.id].type), False):
+                state = book.states[node.id]
+                if state.provenance is not None:
+                    return None  # noted as used only while the game has not set it
+                if not _value_type(type_of(state.type), False):
                     return None
                 reads.add(node.id)
             elif isinstance(node, n.Name) and node.id in book.tracks:
