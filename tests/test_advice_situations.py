@@ -170,3 +170,84 @@ def test_the_situation_budget_is_an_error_with_advise_s_own_hint() -> None:
     assert shown.exit_code == 1
     assert "reaches more than 20 situations" in shown.stderr
     assert "--decide" in shown.stderr and "--tolerance" not in shown.stderr
+
+
+EOTS_BASES = """year = 1944
+japanese_asp = 3
+
+[[bases]]
+name = "Fife"
+unit = "Fife"
+home_island_ports = 10
+
+[[bases]]
+name = "Lockwood (4)"
+unit = "Lockwood4"
+home_island_ports = 10
+"""
+
+
+def test_eots_which_effect_a_successful_sub_base_takes(tmp_path: Path) -> None:
+    """[11.22]/[11.23] Two Sub Bases, each with 10 home island ports in range (SLOC PV =
+    round(10 / 5) = 2), in 1944 (SWM 0), Japanese ASP 3. A base succeeds when d10 (0-9) + SWM
+    - 2 <= 0: 3/10, or 4/10 once the SWM was reduced. After the first success: reducing the
+    ASP leaves 2 (a second success may not reduce it again this turn); reducing the SWM
+    leaves 3 - 4/10 = 13/5; neither 3 - 3/10 = 27/10. In all, 3/10 x 2 + 7/10 x (3 - 3/10)
+    = 249/100, the rulebook's default (reduce the ASP when it may)."""
+    given = tmp_path / "bases.toml"
+    given.write_text(EOTS_BASES, encoding="utf-8")
+    args = ["submarine_warfare_segment", "--given", str(given), "--minimize", "japanese_asp"]
+    data = _advise(str(RULEBOOKS / "eots_submarine_warfare"), *args)
+    assert Fraction(data["best"]["exact"]) == Fraction(249, 100)
+    assert Fraction(data["by_default"]["exact"]) == Fraction(249, 100)
+    first = data["decisions"][0]
+    worth = {o["option"]: Fraction(o["value"]["exact"]) for o in first["options"]}
+    assert worth == {"reduce_asp": 2, "reduce_swm": Fraction(13, 5), "neither": Fraction(27, 10)}
+    assert first["best"] == "reduce_asp"
+    paths = _advise(str(RULEBOOKS / "eots_submarine_warfare"), *args, "--method", "paths")
+    assert paths["best"] == data["best"]
+
+
+GATO_NOMI = """campaign_year = 1942
+
+[attacker]
+name = "Nomi"
+role = "E"
+card = "Nomi"
+range = 0
+
+[sub]
+name = "USS Salmon"
+boat = "Salmon"
+skill = "Trained"
+area = "Solomon Islands"
+initiative = "Cautious"
+shaken_initiative = "Cautious"
+ts = 1
+gs = 1
+ev = 2
+hull = 3
+surfaced = false
+detected = true
+"""
+
+
+def test_gato_leader_deep_dive_or_ride_out_the_attack(tmp_path: Path) -> None:
+    """[§EXAMPLE TURN] "The escort Nomi moves into the same Area as Salmon and attacks. Not
+    wanting to Deep Dive again, I decide to try to ride out the attack. Nomi's submerged attack
+    rating is 2 Heavy Hits, but Salmon's Evasion rating reduces this to 1 Heavy and 1 Light
+    Hit." Expected Hull hits (Flooding counts as one): riding out, the Heavy counter drawn
+    from the ten is a Hull or Flooding hit for counters 1, 2, 3 and 9 (4/10), the Light one
+    for counter 8 (1/10: the second draw is any counter alike): 1/2. A Deep Dive: a d10
+    (1-10) over Evasion 2 floods (8/10), a 10 also holes the hull (1/10): 9/10. Riding it out
+    is best, as the rulebook's default (the Hit counters are provisional: cards.rk)."""
+    given = tmp_path / "nomi.toml"
+    given.write_text(GATO_NOMI, encoding="utf-8")
+    args = ["enemy_ship_attack", "--given", str(given), "--minimize", "hull_hits(sub)"]
+    data = _advise(str(RULEBOOKS / "gato_leader"), *args)
+    (dive,) = data["decisions"]
+    worth = {o["option"]: Fraction(o["value"]["exact"]) for o in dive["options"]}
+    assert worth == {"no": Fraction(1, 2), "yes": Fraction(9, 10)}
+    assert (dive["best"], dive["default"]) == ("no", "no")
+    paths = _advise(str(RULEBOOKS / "gato_leader"), *args, "--method", "paths")
+    assert paths["best"] == data["best"]
