@@ -210,3 +210,21 @@ def test_the_gato_spread_is_ten_outcomes() -> None:
     assert {o.value: o.p for o in dist.outcomes} == {
         v + 7: Fraction(v**6 - (v - 1) ** 6, 10**6) for v in range(1, 11)
     }
+
+
+def test_an_error_in_a_block_names_its_rule(tmp_path: Path) -> None:
+    """A block is entered after a situation is restored, whatever rule the last run left in
+    force: its statements set their own (generated code elides a reference already set, but
+    never across blocks)."""
+    book = tmp_path / "refs.rk"
+    book.write_text(
+        'rulebook "Refs"\ndice d6 = 1..6\n'
+        'procedure p(n: int = 0) -> number [1.0] "two statements under one rule"\n'
+        "    let a = roll d6\n"
+        "    let b = 6 / (n - n)\n"
+        "    return a + b\n",
+        encoding="utf-8",
+    )
+    shown = run_cli("prob", str(book), "p")
+    assert shown.exit_code == 1
+    assert "division by zero" in shown.stderr and "[1.0]" in shown.stderr

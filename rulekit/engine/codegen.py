@@ -170,6 +170,10 @@ class Gen(Operators):
 
     # ---- statements ----------------------------------------------------------------------
 
+    def forget_ref(self) -> None:
+        """What follows may be entered with any rule reference in i.ref (a new function)."""
+        self.ref_held = _UNKNOWN
+
     def block(
         self, body: tuple[n.Stmt, ...], inherited: n.RuleRef | None, rule: n.RuleRef | None
     ) -> None:

@@ -102,6 +102,7 @@ class _Builder:
         w.line(f"def b{k}(i):")
         w.level = 1
         w.line("L = i.locals")
+        self.gen.forget_ref()  # a block is entered from anywhere, after a situation restored
         return k
 
     def sequence(
