@@ -200,10 +200,15 @@ def test_eots_which_effect_a_successful_sub_base_takes(tmp_path: Path) -> None:
     data = _advise(str(RULEBOOKS / "eots_submarine_warfare"), *args)
     assert Fraction(data["best"]["exact"]) == Fraction(249, 100)
     assert Fraction(data["by_default"]["exact"]) == Fraction(249, 100)
-    first = data["decisions"][0]
+    by_reach = {Fraction(d["reach"]["exact"]): d for d in data["decisions"]}
+    first = by_reach[Fraction(3, 10)]  # the first base succeeds (the runs that did, merged)
     worth = {o["option"]: Fraction(o["value"]["exact"]) for o in first["options"]}
     assert worth == {"reduce_asp": 2, "reduce_swm": Fraction(13, 5), "neither": Fraction(27, 10)}
     assert first["best"] == "reduce_asp"
+    # the first fails (7/10), the second succeeds (3/10): the ASP, else it stays at 3
+    second = by_reach[Fraction(21, 100)]
+    worth = {o["option"]: Fraction(o["value"]["exact"]) for o in second["options"]}
+    assert worth == {"reduce_asp": 2, "reduce_swm": 3, "neither": 3}
     paths = _advise(str(RULEBOOKS / "eots_submarine_warfare"), *args, "--method", "paths")
     assert paths["best"] == data["best"]
 

@@ -12,8 +12,8 @@ untraced) that runs one statement and returns where to go next:
 
 ``if`` and ``while`` become blocks of their own that only test and branch, so their bodies
 are blocks too: a situation can be taken at any statement of the procedure, in any branch or
-round of a loop. A ``for each`` stays one block (its iteration is Python's, with no place to
-resume), as do the procedures it calls.
+round of a loop. A ``for each`` keeps its list and how far it went in two hidden locals, so
+it is resumable too; a procedure it calls runs whole within one block.
 
 Each block also knows which locals may still be read from its start (``live``): a local that
 is dead there (a die already used) does not tell two situations apart, so the runs that
@@ -69,6 +69,7 @@ class _Builder:
         self.gen = Gen(comp, False, may_be_local(decl.params, decl.body))
         self.w: Writer = self.gen.w
         self.count = 0
+        self.loops = 0  # `for each` loops cut into blocks (their hidden locals' numbers)
         self.live: dict[int, frozenset[str]] = {}
         self.spans: dict[int, n.Span | None] = {}
         self.names = self.gen.local  # only these can be locals
@@ -131,6 +132,8 @@ class _Builder:
             return self._if(s, after, live_after, inherited, rule)
         if isinstance(s, n.While):
             return self._while(s, after, live_after, inherited, rule)
+        if isinstance(s, n.ForEach):
+            return self._for_each(s, after, live_after, inherited, rule)
         live = self._live_before(s, live_after)
         k = self._open(s.span, live)
         self.gen.statement(s, inherited, rule)
@@ -194,6 +197,46 @@ class _Builder:
         w.line(f"i.ref = {w.const(s.ref or inherited or rule)}")
         w.line(f"return {body} if {gen.cond(s.cond)} else {after}")
         return k, live
+
+    def _for_each(
+        self,
+        s: n.ForEach,
+        after: int,
+        live_after: frozenset[str],
+        inherited: n.RuleRef | None,
+        rule: n.RuleRef | None,
+    ) -> tuple[int, frozenset[str]]:
+        """``for each`` as blocks: one takes the list into a hidden local (and its step), a
+        head block hands out the next item, the body goes back to the head. A situation can
+        then be taken in any round, the list and how far it went being locals like others
+        (their names cannot be a rulebook's)."""
+        number = self.loops
+        self.loops += 1
+        items, at = f"#items{number}", f"#at{number}"
+        head = self.count  # numbered before the body, which goes back to it
+        self.count += 1
+        live = self._live_before(s, live_after) | {items, at}  # a safe over-estimate
+        body = self.sequence(s.body, head, live, s.ref or inherited, rule)
+        self.live[head], self.spans[head] = live, s.span
+        w = self.w
+        w.level, w.span = 0, s.span
+        w.line(f"def b{head}(i):")
+        w.level = 1
+        w.line("L = i.locals")
+        w.line(f"_items, _at = L[{items!r}], L[{at!r}]")
+        w.line("if _at < len(_items):")
+        w.line(f"    L[{s.var!r}] = _items[_at]")
+        w.line(f"    L[{at!r}] = _at + 1")
+        w.line(f"    return {body}")
+        w.line(f"return {after}")
+        start = self._open(s.span, self._live_before(s, live_after))
+        gen = self.gen
+        gen._step(s.span, s.ref or inherited or rule)
+        source = gen.expr(s.iterable)
+        w.line(f"L[{items!r}] = i._iterate({source}, {w.const(s.iterable.span)})")
+        w.line(f"L[{at!r}] = 0")
+        w.line(f"return {head}")
+        return start, self._live_before(s, live_after)
 
     # ---- which locals may still be read --------------------------------------------------
 
