@@ -228,3 +228,55 @@ def test_an_error_in_a_block_names_its_rule(tmp_path: Path) -> None:
     shown = run_cli("prob", str(book), "p")
     assert shown.exit_code == 1
     assert "division by zero" in shown.stderr and "[1.0]" in shown.stderr
+
+
+NESTED = """rulebook "Nested"
+dice d6 = 1..6
+state hits: int = 0
+procedure hit(need: int) -> int [1.1] "one shot"
+    let r = roll d6
+    if r >= need:
+        hits += 1
+        return 1
+    return 0
+procedure aimed -> int [1.2] "a shot whose aim is chosen"
+    choose need from [3, 5] default 3 [1.3] "aim"
+    let got = hit(need)
+    return got * (need - 2)
+procedure countdown(n: int) -> int [1.4] "a shot, then the same again with one fewer"
+    if n <= 0:
+        return 0
+    let first = hit(4)
+    let rest = countdown(n - 1)
+    return first + rest
+procedure volley -> int [1.0] "shots by calls"
+    let a = hit(4)
+    hit(5)
+    let b = aimed()
+    let c = countdown(2)
+    return a * 100 + b * 10 + c + hits
+"""
+
+
+def test_calls_run_as_blocks_give_what_every_path_gives(tmp_path: Path) -> None:
+    """A procedure called as a statement (``let x = p(...)`` or ``p(...)``) that throws dice
+    or decides runs as blocks of its own, in its own frame (also when it calls itself):
+    the distribution equals path-by-path enumeration's, and situations merge inside calls."""
+    book = tmp_path / "nested.rk"
+    book.write_text(NESTED, encoding="utf-8")
+    checked = load(str(book))
+    question = ask(checked, "volley")
+    by_paths = exact(checked, question, method="paths")
+    by_situations = solve_by_situations(checked, question)
+    assert [(o.value, o.p) for o in by_situations.outcomes] == [
+        (o.value, o.p) for o in by_paths.outcomes
+    ]
+    assert by_situations.situations is not None and by_situations.paths < by_paths.paths
+    for goal in ("result", "hits"):
+        advised = [
+            json.loads(
+                run_cli("advise", str(book), "volley", "--maximize", goal, *how, "--json").stdout
+            )
+            for how in ([], ["--method", "paths"])
+        ]
+        assert advised[0]["best"] == advised[1]["best"] and advised[0]["situations"]

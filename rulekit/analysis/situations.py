@@ -37,12 +37,12 @@ from rulekit.analysis.outcomes import (
     _order,
 )
 from rulekit.book.checker import Checked
-from rulekit.engine.codegen_blocks import END, Blocks, blocks
+from rulekit.engine.codegen_blocks import END, Blocks, Enter, blocks
 from rulekit.engine.compiler import compiler_for
 from rulekit.engine.dice import DiceNeeded, Die, kept_outcomes
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.reach import names_reached
-from rulekit.engine.runtime import Frame, GameState, TurnEnded
+from rulekit.engine.runtime import MAX_NESTING, Frame, GameState, TurnEnded
 from rulekit.engine.values import Entity, Followed, RecordValue, clone, unwrap
 from rulekit.errors import InputError, RuleRuntimeError, error
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
@@ -155,6 +155,22 @@ class Situation:
     answered: dict[str, int]  # --decide answers used so far, by decision (they go in order)
     reach: float = 0.0  # probability of reaching it, as found so far (to order and cut)
     edges: list[tuple[Fraction, Any]] | None = None  # (weight, situation index or outcome key)
+    program: Blocks | None = None  # the blocks ``block`` is of (None: the procedure's own)
+    callers: tuple[_Caller, ...] = ()  # the calls being made, outermost first
+
+
+@define
+class _Caller:
+    """A call being made, run as blocks: the caller's blocks, frame and locals, where it
+    goes on (``after``) and what it sets (``target``) on the return, the locals it reads
+    then (``live``), and the rule reference to restore."""
+
+    program: Blocks
+    frame: Frame
+    after: int
+    target: str | None
+    live: frozenset[str]
+    ref: Any
 
 
 @define
@@ -306,6 +322,7 @@ class _Runner:
         self.keys: list[str] | None = None  # the touched state variables, sorted once
         self.provisional: list[str] = []
         self.frame_name = f"procedure {program.name}"
+        self.callers: list[_Caller] = []  # the calls being made in the run under way
         # the state variables the procedure (and what it calls, and --of) may read or write;
         # the others are the same in every situation: neither copied nor compared
         self.touched = program.reached | (
@@ -356,11 +373,26 @@ class _Runner:
             self.keys = sorted(self.touched & (set(book.states) | set(book.tracks) | set(values)))
         state = tuple([(k, _canon(values[k], seen)) for k in self.keys if k in values])
         pieces = _canon(s.state.entities, seen)
-        live = self.program.live[s.block] if s.block >= 0 else frozenset()
+        program = s.program or self.program
+        callers = tuple(
+            (
+                c.program.name,
+                c.after,
+                c.target,
+                tuple(
+                    (k, _canon(c.frame.locals[k], seen))
+                    for k in sorted(c.live)
+                    if k in c.frame.locals
+                ),
+            )
+            for c in s.callers
+        )
+        live = program.live[s.block] if s.block >= 0 else frozenset()
         local = tuple((k, _canon(s.locals[k], seen)) for k in sorted(live) if k in s.locals)
         inputs = tuple((k, _canon(s.inputs[k], seen)) for k in sorted(s.inputs))
         answered = tuple(sorted(s.answered.items()))
-        return (s.block, local, state, pieces, inputs, s.entities, answered)
+        where = (program.name, s.block, callers)
+        return (where, local, state, pieces, inputs, s.entities, answered)
 
     def _restore(self, s: Situation) -> None:
         memo: dict[int, Any] = {}
@@ -369,10 +401,26 @@ class _Runner:
         for k in self.touched.intersection(values):
             values[k] = clone(values[k], memo)
         state = GameState(values, clone(s.state.entities, memo))
+        self.callers = [
+            _Caller(
+                c.program,
+                Frame(c.frame.name, c.frame.rule, clone(c.frame.locals, memo)),
+                c.after,
+                c.target,
+                c.live,
+                c.ref,
+            )
+            for c in s.callers
+        ]
         local = clone(s.locals, memo)
         self.inputs = clone(s.inputs, memo)
         i.state = state
-        i.frames[1:] = [Frame(self.frame_name, None, local)]
+        if s.callers:  # inside a call: its frame as codegen_runtime._run makes it
+            decl = self.checked.book.procedures[(s.program or self.program).name]
+            inner = Frame(f"procedure {decl.name}", decl.ref, local)
+        else:
+            inner = Frame(self.frame_name, None, local)
+        i.frames[1:] = [*(c.frame for c in self.callers), inner]
         i.locals = local
         i.entity_count = s.entities
         used = getattr(i.policy, "used", None)
@@ -417,19 +465,48 @@ class _Runner:
         self._restore(s)
         i = self.interp
         i.dice = self.defaults.dice = dice
-        run = self.program.run
+        program = s.program or self.program
         block = s.block
+        callers = self.callers
         try:
             while True:
-                went = run[block](i)
-                if isinstance(went, tuple):
-                    return self._outcome(went[0])
-                if went == END:
-                    return self._outcome(None)
-                block = went
+                went = program.run[block](i)
+                if type(went) is Enter:  # a call run as blocks: its frame, its first block
+                    decl = self.checked.book.procedures[went.procedure]
+                    frame = Frame(f"procedure {decl.name}", decl.ref, went.args)
+                    if len(i.frames) > MAX_NESTING:
+                        raise i.too_deep(frame)
+                    callers.append(
+                        _Caller(program, i.frames[-1], went.after, went.target, went.live, i.ref)
+                    )
+                    i.frames.append(frame)
+                    i.locals = went.args
+                    program = blocks(i.code, decl)
+                    block = program.entry
+                else:
+                    while isinstance(went, tuple) or went == END:  # a return, to the caller
+                        result = went[0] if isinstance(went, tuple) else None
+                        if not callers:
+                            return self._outcome(result)
+                        caller = callers.pop()
+                        i.frames.pop()
+                        i.locals = i.frames[-1].locals
+                        i.ref = caller.ref
+                        if caller.target is not None:
+                            i.locals[caller.target] = result
+                        program, went = caller.program, caller.after
+                    assert isinstance(went, int)
+                    block = went
                 if dice.choices:
                     return Situation(
-                        block, i.locals, i.state, i.entity_count, self.inputs, self._answered()
+                        block,
+                        i.locals,
+                        i.state,
+                        i.entity_count,
+                        self.inputs,
+                        self._answered(),
+                        program=None if program is self.program else program,
+                        callers=tuple(callers),
                     )
         except TurnEnded:  # `end turn` outside a turn: the procedure stops there
             return self._outcome(None)

@@ -30,14 +30,33 @@ from attrs import frozen
 from rulekit.book.check_exprs import placeholders
 from rulekit.engine.codegen import Gen, Writer, may_be_local
 from rulekit.engine.codegen_runtime import RUNTIME
-from rulekit.engine.reach import names_reached
+from rulekit.engine.reach import branches, names_reached
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
     from rulekit.engine.compiler import Compiler
 
 END = -1  # the body fell off its end: the procedure returns nothing
-Block = Callable[[Any], "int | tuple[Any]"]
+Block = Callable[[Any], "int | tuple[Any] | Enter"]
+
+
+class Enter:
+    """What a block returns that calls a procedure run as blocks too: the call's step and
+    arguments are done; the runner pushes its frame, runs its blocks, and on its return
+    pops it, sets ``target`` (a ``let``) to the result and goes on at block ``after``."""
+
+    __slots__ = ("after", "args", "live", "procedure", "target")
+
+    def __init__(
+        self,
+        procedure: str,
+        args: dict[str, Any],
+        after: int,
+        target: str | None,
+        live: frozenset[str],
+    ) -> None:
+        self.procedure, self.args, self.after = procedure, args, after
+        self.target, self.live = target, live  # the caller's locals read after the call
 
 
 @frozen
@@ -80,6 +99,7 @@ class _Builder:
     def build(self) -> Blocks:
         entry = self.sequence(self.decl.body, END, frozenset(), None, self.decl.ref)
         namespace: dict[str, Any] = dict(RUNTIME)
+        namespace["_Enter"] = Enter
         namespace.update(self.w.names)
         lines = [line for h in self.w.helpers for line in h.lines] + self.w.lines
         source = "\n".join(lines) + "\n"
@@ -134,6 +154,9 @@ class _Builder:
             return self._while(s, after, live_after, inherited, rule)
         if isinstance(s, n.ForEach):
             return self._for_each(s, after, live_after, inherited, rule)
+        call = self._split_call(s)
+        if call is not None:
+            return self._call(s, call, after, live_after, inherited, rule)
         live = self._live_before(s, live_after)
         k = self._open(s.span, live)
         self.gen.statement(s, inherited, rule)
@@ -237,6 +260,44 @@ class _Builder:
         w.line(f"L[{at!r}] = 0")
         w.line(f"return {head}")
         return start, self._live_before(s, live_after)
+
+    def _split_call(self, s: n.Stmt) -> n.Call | None:
+        """The call a statement is, when the procedure called throws dice or decides (it
+        then runs as blocks of its own, so that situations merge inside it too):
+        ``proc(...)`` alone, or ``let x = proc(...)``."""
+        value = s.call if isinstance(s, n.ExprStmt) else s.value if isinstance(s, n.Let) else None
+        if not isinstance(value, n.Call) or not self.gen._is_procedure(value.func):
+            return None
+        if not branches(self.comp.book, self.comp.tables, value.func):
+            return None
+        return value
+
+    def _call(
+        self,
+        s: n.Stmt,
+        e: n.Call,
+        after: int,
+        live_after: frozenset[str],
+        inherited: n.RuleRef | None,
+        rule: n.RuleRef | None,
+    ) -> tuple[int, frozenset[str]]:
+        """The statement's step, the call's step and its arguments (in that order, as the
+        procedure's own code does them), then an ``Enter`` for the runner."""
+        decl = self.comp.book.procedures[e.func]
+        gen, w = self.gen, self.w
+        live = self._live_before(s, live_after)
+        args = gen._bind(e, decl.params)  # source only: nothing is written yet
+        k = self._open(s.span, live)
+        if args is None:  # not bound by generated code: the statement as it is, whole
+            gen.statement(s, inherited, rule)
+            w.line(f"return {after}")
+            return k, live
+        gen._step(s.span, getattr(s, "ref", None) or inherited or rule)
+        w.line(f"_stepped(i, {w.const(e.span)})")
+        target = s.name if isinstance(s, n.Let) else None
+        kept = w.const(live_after - ({target} if target else set()))
+        w.line(f"return _Enter({e.func!r}, {args}, {after}, {target!r}, {kept})")
+        return k, live
 
     # ---- which locals may still be read --------------------------------------------------
 

@@ -67,6 +67,24 @@ def may_decide(book: Rulebook, tables: dict[str, CompiledTable], expr: n.Expr) -
     return False
 
 
+def branches(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> bool:
+    """Whether a call of procedure ``name`` may throw dice or ask a decision (following
+    the calls it makes; a table with dice of its own throws them)."""
+    seen: set[str] = {name}
+    stack: list[Any] = _callee(book, tables, name)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.Roll | n.Draw | n.Choose):
+            return True
+        if isinstance(node, n.Dim) and node.dice is not None:
+            return True
+        if isinstance(node, n.Call) and node.func not in seen:
+            seen.add(node.func)
+            stack.extend(_callee(book, tables, node.func))
+        stack.extend(_children(node))
+    return False
+
+
 def contains(expr: n.Expr | None, kind: type) -> bool:
     """Whether ``expr`` has a node of ``kind`` (not following calls)."""
     stack: list[Any] = [expr] if expr is not None else []
