@@ -36,6 +36,9 @@ procedure rounds -> int [3.0] "Three rounds, a choice in each"
         elif not push and r >= 2:
             score += 1
     return score
+procedure tie -> int [5.0] "Every option alike"
+    choose pick from [1, 2, 3] default 2 [5.1] "pick"
+    return 7
 procedure reroll -> int [4.0] "Roll until over 3, or stop"
     let r = roll d6
     while r <= 3:
@@ -256,3 +259,11 @@ def test_gato_leader_deep_dive_or_ride_out_the_attack(tmp_path: Path) -> None:
     assert (dive["best"], dive["default"]) == ("no", "no")
     paths = _advise(str(RULEBOOKS / "gato_leader"), *args, "--method", "paths")
     assert paths["best"] == data["best"]
+
+
+def test_a_tie_goes_to_the_default(book: Path) -> None:
+    """Options worth the same: the rulebook's default is the best, not the first."""
+    for how in ([], ["--method", "paths"]):
+        data = _advise(str(book), "tie", "--maximize", "result", *how)
+        (pick,) = data["decisions"]
+        assert (pick["best"], pick["default"]) == ("2", "2")

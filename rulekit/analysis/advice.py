@@ -274,7 +274,7 @@ def _solve(
         step = [*before, f"{point.name}={point.labels[choice]}"]
         values.append(_solve(node.children[choice], sign, step, reach, below))
         nested.append(below)
-    best = max(range(point.size), key=lambda k: (sign * values[k], -k))
+    best = max(range(point.size), key=lambda k: (sign * values[k], k == point.default, -k))
     decision = out[mine]
     decision.options = [Option(label, v) for label, v in zip(point.labels, values, strict=True)]
     decision.best = best

@@ -297,7 +297,7 @@ def _value(node: _Node, worth: dict[int, Fraction], sign: int) -> Fraction:
     values = [_value(node.children[c], worth, sign) for c in range(point.size)]
     if sign == 0:
         return values[point.default if point.default is not None else 0]
-    return values[max(range(point.size), key=lambda k: (sign * values[k], -k))]
+    return values[max(range(point.size), key=lambda k: (sign * values[k], k == point.default, -k))]
 
 
 def _decisions(
@@ -328,7 +328,9 @@ def _decisions(
                     stack.append((node.children[c], [*before, label], p * point.weights[c]))
                 continue
             values = [_value(node.children[c], best, sign) for c in range(point.size)]
-            chosen = max(range(point.size), key=lambda k: (sign * values[k], -k))
+            chosen = max(
+                range(point.size), key=lambda k: (sign * values[k], k == point.default, -k)
+            )
             options = [Option(label, v) for label, v in zip(point.labels, values, strict=True)]
             out.append(
                 Decision(point.name, point.rule, list(before), p, options, chosen, point.default)
