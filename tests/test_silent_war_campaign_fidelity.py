@@ -441,6 +441,26 @@ def test_a_transit_boat_already_at_its_destination_flips_to_patrol_in_done_15_1(
     assert str(sub.attrs["section"]) == "done"
 
 
+def test_a_wolfpack_already_at_its_destination_flips_in_done_together_24_2(
+    silent_war: Checked,
+) -> None:
+    # [24.2] the members of a Wolfpack move together; [15.1] a boat on its Transit side in its
+    # destination flips to Patrol in the "Done" section. The leader did; its mate flipped
+    # with it but was left in Operating at the end of the turn (bench/campaigns.py: full
+    # campaign seed 119, turn 98, Swordfish).
+    game = Game(silent_war, [])
+    transit = game.v("side", "transit")
+    pack = [game.sub_at_sea(name, "Marshalls", side=transit) for name in ("Gudgeon", "Grampus")]
+    for sub in pack:
+        sub.attrs["destination"] = game.v("area", "Marshalls")
+        sub.attrs["section"] = game.v("section", "operating")
+        sub.attrs["wolfpack"] = 1
+    game.call("unit_transit_movement", sub=pack[1])
+    for sub in pack:
+        assert str(sub.attrs["side"]) == "patrol" and str(sub.attrs["area"]) == "Marshalls"
+        assert str(sub.attrs["section"]) == "done", sub.attrs["name"]
+
+
 def test_a_combat_phase_with_nothing_placed_leaves_no_submarine_on_the_display_14_8(
     silent_war: Checked,
 ) -> None:
