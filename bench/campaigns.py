@@ -4,6 +4,7 @@
     python bench/campaigns.py --games 50                       # a small sample
     python bench/campaigns.py --scenario full_campaign --games 200
     python bench/campaigns.py --turns 115                      # play on past the victory check
+    python bench/campaigns.py --policy default --seeds 14,119  # these seeds again
 
 Each game is played turn by turn with the checks of tests/test_silent_war_invariants.py after
 every turn, under the default and the random decision policy (seeds 0, 1, ...). It prints, per
@@ -42,8 +43,10 @@ def _play(job: tuple[int, str, str, int | None]) -> Report:
     return play_checked(_BOOK, seed, policy, scenario, turns)
 
 
-def run(games: int, policy: str, scenario: str, turns: int | None, workers: int) -> list[Report]:
-    jobs = [(seed, policy, scenario, turns) for seed in range(games)]
+def run(
+    seeds: list[int], policy: str, scenario: str, turns: int | None, workers: int
+) -> list[Report]:
+    jobs = [(seed, policy, scenario, turns) for seed in seeds]
     if workers <= 1:
         _init()
         return [_play(job) for job in jobs]
@@ -76,6 +79,9 @@ def report(policy: str, reports: list[Report], seconds: float) -> int:
         print(line + (f"   e.g. {first[name]}" if name in first else ""))
     if "game_runs" in first:
         print(f"  first broken rule: {first['game_runs']}")
+    if bad:
+        seeds = ",".join(str(r.seed) for r in reports if r.breaches)
+        print(f"  seeds with a breach (again: --policy {policy} --seeds {seeds})")
     return bad
 
 
@@ -86,13 +92,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=None, help="play this many turns")
     parser.add_argument("--policy", choices=["default", "random", "both"], default="both")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--seeds", default=None, metavar="A,B,...", help="these seeds only (instead of --games)"
+    )
     args = parser.parse_args(argv)
+    seeds = (
+        [int(x) for x in args.seeds.split(",") if x.strip()]
+        if args.seeds
+        else list(range(args.games))
+    )
     policies = ["default", "random"] if args.policy == "both" else [args.policy]
     print(f"Silent War 2.1, {args.scenario}: invariants checked after every turn")
     bad = 0
     for policy in policies:
         start = time.perf_counter()
-        reports = run(args.games, policy, args.scenario, args.turns, args.workers)
+        reports = run(seeds, policy, args.scenario, args.turns, args.workers)
         bad += report(policy, reports, time.perf_counter() - start)
     return 1 if bad else 0
 
