@@ -691,6 +691,25 @@ def test_a_new_pack_can_gain_experience_on_its_patrol_24_7(silent_war: Checked) 
 # ---- [14.15]/[14.8] a TDC marker taken off goes back into the draw pool ---------------------
 
 
+def test_points_taken_off_an_event_go_to_no_face_down_piece_14_15(silent_war: Checked) -> None:
+    # "Attack points allocated to an aircraft or Combat Event marker may be reallocated" [14.15]
+    # -- to a target known to be a ship: the pieces targeted were turned up before ("any
+    # unrevealed Japanese unit that is being targeted is now turned face up"), so a face-down
+    # piece left with a TDC marker cannot take them unseen (bench/campaigns.py, random policy,
+    # full campaign seed 144, turn 91: the points went to a face-down aircraft, whose attack
+    # then stopped the game on the Attack Results Table, "no row for tonnage = 0"). All six
+    # points on the Combat Event chit; its d10, 6: Tonnage Doubled [19.21 #6].
+    game = Game(silent_war, [6], give=[6])
+    sub = game.sub_at_sea("Spearfish", "East China Sea")
+    chit = unit(game, name="Chit", revealed=False, tdc=-1, event=True, tonnage=0)
+    plane = unit(game, name="Plane", revealed=False, tdc=-2, aircraft=True, tonnage=0)
+    game.set(display=(chit, plane), combatants=(sub,), tdc_pool=())
+    game.call("allocate", sub=sub)
+    assert chit.attrs["revealed"] is True and chit.attrs["points"] == 0
+    assert plane.attrs["points"] == 0 and plane.attrs["revealed"] is False
+    assert game.dice_left() == 0
+
+
 def test_a_tdc_marker_taken_off_a_revealed_aircraft_goes_back_to_the_pool_14_15(
     silent_war: Checked,
 ) -> None:
