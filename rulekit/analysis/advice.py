@@ -15,13 +15,11 @@ The number of runs is capped (``--max-paths``) before any is made beyond it.
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import combinations_with_replacement
-from math import factorial, prod
 from typing import Any
 
 from attrs import define, field
 
-from rulekit.analysis.outcomes import Defaults, Question, TooManyPaths
+from rulekit.analysis.outcomes import Defaults, Question, TooManyPaths, _multisets
 from rulekit.book.checker import Checked
 from rulekit.engine.dice import DiceNeeded, Die, kept_outcomes
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
@@ -44,8 +42,52 @@ class Point:
     default: int | None = None  # the option the rulebook advises
 
 
+class BranchPoints:
+    """Dice and decisions as branch points, each noted with its outcomes' weights or its
+    options; ``_branch`` says which outcome or option the run under way takes. Shared by
+    the path-by-path Tape and the situations' (rulekit.analysis.advice_situations)."""
+
+    full: set[str]  # keep-highest/lowest rolls whose faces are read: thrown die by die
+    answered: set[str]  # decisions answered with --decide: not branch points
+    fixed: Policy  # answers given with --decide (and the rulebook's defaults otherwise)
+
+    def _branch(self, point: Point) -> int:
+        raise NotImplementedError
+
+    def throw(self, die: Die, where: str) -> int:
+        n = len(die.faces)
+        labels = [str(f) for f in die.faces]
+        return die.faces[self._branch(Point("dice", n, labels, [Fraction(1, n)] * n))]
+
+    def throw_kept(self, die: Die, count: int, keep: str, where: str) -> int | None:
+        """The value a keep-highest/lowest roll keeps, one outcome of few (six d10 keep
+        the highest: 10, not 5,005); None where the roll's faces are read."""
+        if where in self.full:
+            return None
+        outcomes = kept_outcomes(die, count, keep)
+        total = len(die.faces) ** count
+        labels = [str(value) for value, _ in outcomes]
+        weights = [Fraction(ways, total) for _, ways in outcomes]
+        return outcomes[self._branch(Point("dice", len(outcomes), labels, weights))][0]
+
+    def throw_group(self, die: Die, count: int, where: str) -> tuple[int, ...]:
+        outcomes = _multisets(die.faces, count)
+        total = len(die.faces) ** count
+        labels = [", ".join(str(f) for f in faces) for faces, _ in outcomes]
+        weights = [Fraction(ways, total) for _, ways in outcomes]
+        return outcomes[self._branch(Point("dice", len(outcomes), labels, weights))][0]
+
+    def decide(self, request: DecisionRequest) -> tuple[Any, str]:
+        if request.name in self.answered or len(request.options) < 2:
+            return self.fixed.decide(request)
+        default = request.default_position
+        labels = [show(o) for o in request.options]
+        point = Point("decide", len(labels), labels, [], request.name, request.rule, default)
+        return request.options[self._branch(point)], "advise"
+
+
 @define
-class Tape:
+class Tape(BranchPoints):
     """Both the dice source and the policy of one run: replays ``prefix``, then takes the
     first outcome or option at each new branch point."""
 
@@ -57,48 +99,12 @@ class Tape:
     # keep-highest/lowest rolls whose faces are read: thrown die by die (see dice.Unthrown)
     full: set[str] = field(factory=set)
 
-    def _next(self, point: Point) -> int:
+    def _branch(self, point: Point) -> int:
         position = len(self.choices)
         choice = self.prefix[position] if position < len(self.prefix) else 0
         self.choices.append(choice)
         self.points.append(point)
         return choice
-
-    def throw(self, die: Die, where: str) -> int:
-        n = len(die.faces)
-        labels = [str(f) for f in die.faces]
-        return die.faces[self._next(Point("dice", n, labels, [Fraction(1, n)] * n))]
-
-    def throw_kept(self, die: Die, count: int, keep: str, where: str) -> int | None:
-        """The value a keep-highest/lowest roll keeps, one outcome of few (six d10 keep
-        the highest: 10, not 5,005); None where the roll's faces are read."""
-        if where in self.full:
-            return None
-        outcomes = kept_outcomes(die, count, keep)
-        total = len(die.faces) ** count
-        labels = [str(value) for value, _ in outcomes]
-        weights = [Fraction(ways, total) for _, ways in outcomes]
-        return outcomes[self._next(Point("dice", len(outcomes), labels, weights))][0]
-
-    def throw_group(self, die: Die, count: int, where: str) -> tuple[int, ...]:
-        alike = {f: die.faces.count(f) for f in die.faces}
-        combos = list(combinations_with_replacement(sorted(alike), count))
-        weights = []
-        for combo in combos:
-            kinds = set(combo)
-            orders = factorial(count) // prod(factorial(combo.count(f)) for f in kinds)
-            ways = orders * prod(alike[f] ** combo.count(f) for f in kinds)
-            weights.append(Fraction(ways, len(die.faces) ** count))
-        labels = [", ".join(str(f) for f in combo) for combo in combos]
-        return combos[self._next(Point("dice", len(combos), labels, weights))]
-
-    def decide(self, request: DecisionRequest) -> tuple[Any, str]:
-        if request.name in self.answered or len(request.options) < 2:
-            return self.fixed.decide(request)
-        default = request.default_position
-        labels = [show(o) for o in request.options]
-        point = Point("decide", len(labels), labels, [], request.name, request.rule, default)
-        return request.options[self._next(point)], "advise"
 
     def next_prefix(self) -> list[int] | None:
         for i in range(len(self.choices) - 1, -1, -1):

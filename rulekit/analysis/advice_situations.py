@@ -21,8 +21,8 @@ from typing import Any
 
 from attrs import define, field
 
-from rulekit.analysis.advice import Advice, Decision, Option, Point, _number
-from rulekit.analysis.outcomes import Question, TooManyPaths, _multisets
+from rulekit.analysis.advice import Advice, BranchPoints, Decision, Option, Point, _number
+from rulekit.analysis.outcomes import Question, TooManyPaths
 from rulekit.analysis.situations import (
     Chain,
     Situation,
@@ -34,15 +34,14 @@ from rulekit.analysis.situations import (
 from rulekit.book.checker import Checked
 from rulekit.engine.codegen_blocks import blocks
 from rulekit.engine.compiler import compiler_for
-from rulekit.engine.dice import DiceNeeded, Die, kept_outcomes
+from rulekit.engine.dice import DiceNeeded
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET
-from rulekit.engine.policy import DecisionRequest, DefaultPolicy, Policy
-from rulekit.engine.values import show
+from rulekit.engine.policy import DefaultPolicy, Policy
 from rulekit.errors import InputError, error
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
 
 
-class _Tape(_Dice):
+class _Tape(BranchPoints, _Dice):
     """The dice and the policy of one run from a situation: replays ``prefix``, then takes
     the first outcome or option at each new branch point, noting each point."""
 
@@ -50,46 +49,16 @@ class _Tape(_Dice):
         super().__init__(prefix, full)
         self.points: list[Point] = []
         self.answered = answered
-        self.fixed: Policy = DefaultPolicy()  # --decide answers, the defaults otherwise
+        self.fixed = DefaultPolicy()  # --decide answers, the defaults otherwise
 
     @property
     def used(self) -> Any:
         """The --decide answers used so far (the situations' runner keeps them per run)."""
         return getattr(self.fixed, "used", None)
 
-    def _point(self, point: Point) -> int:
+    def _branch(self, point: Point) -> int:
         self.points.append(point)
         return self._next(point.size)
-
-    def throw(self, die: Die, where: str) -> int:
-        n = len(die.faces)
-        labels = [str(f) for f in die.faces]
-        return die.faces[self._point(Point("dice", n, labels, [Fraction(1, n)] * n))]
-
-    def throw_group(self, die: Die, count: int, where: str) -> tuple[int, ...]:
-        outcomes = _multisets(die.faces, count)
-        total = len(die.faces) ** count
-        labels = [", ".join(str(f) for f in faces) for faces, _ in outcomes]
-        weights = [Fraction(ways, total) for _, ways in outcomes]
-        return outcomes[self._point(Point("dice", len(outcomes), labels, weights))][0]
-
-    def throw_kept(self, die: Die, count: int, keep: str, where: str) -> int | None:
-        if where in self.full:
-            return None
-        outcomes = kept_outcomes(die, count, keep)
-        total = len(die.faces) ** count
-        labels = [str(value) for value, _ in outcomes]
-        weights = [Fraction(ways, total) for _, ways in outcomes]
-        return outcomes[self._point(Point("dice", len(outcomes), labels, weights))][0]
-
-    def decide(self, request: DecisionRequest) -> tuple[Any, str]:
-        if request.name in self.answered or len(request.options) < 2:
-            return self.fixed.decide(request)
-        labels = [show(o) for o in request.options]
-        point = Point(
-            "decide", len(labels), labels, [], request.name, request.rule, request.default_position
-        )
-        return request.options[self._point(point)], "advise"
 
 
 @define

@@ -15,9 +15,8 @@ from rulekit.book import graph
 from rulekit.book.tables import Cell, CompiledTable, LookupMiss
 from rulekit.engine.builtins import BUILTINS, BuiltinError, work
 from rulekit.engine.compile_lookups import _QUICK, _SLOW, _builtin_message
-from rulekit.engine.compile_stmts import _default, _repeats
+from rulekit.engine.compile_stmts import _default, _repeats, decided
 from rulekit.engine.dice import Die
-from rulekit.engine.policy import DecisionRequest
 from rulekit.engine.runtime import (
     MAX_NESTING,
     ORDER,
@@ -30,7 +29,6 @@ from rulekit.engine.runtime import (
 )
 from rulekit.engine.trace import (
     CheckEvent,
-    DecisionEvent,
     LookupEvent,
     NoteEvent,
     RollEvent,
@@ -535,31 +533,7 @@ def _choose(
     """compile_stmts._choose after its step: the options were evaluated first."""
     options = i._iterate(options, site.options_span)
     default = _default(i, default_of, options) if default_of is not None else None
-    i.decisions += 1
-    name, span = site.name, site.span
-    rule = i.ref.text if i.ref else None
-    request = DecisionRequest(
-        name, options, default, rule, site.title, i._where(span), default_of is not None
-    )
-    choice, by = i.policy.decide(request)
-    index = next((k for k, o in enumerate(options) if o is choice), None)
-    if index is None:
-        index = next((k for k, o in enumerate(options) if i._eq(choice, o)), None)
-    if index is None:
-        raise i.fail(f"the policy chose {show(choice)}, which is not an option", span)
-    if not i.muted:  # off the record: nobody reads the decision's event
-        i.trace.events.append(
-            DecisionEvent(
-                i.depth,
-                name,
-                [to_json(o) for o in options],
-                to_json(choice),
-                by,
-                i.ref.text if i.ref else None,
-                index,
-            )
-        )
-    i.locals[name] = choice
+    decided(i, site.name, site.title, site.span, options, default, default_of is not None)
 
 
 def _name_value(

@@ -330,6 +330,34 @@ def _default(i: Interpreter, default_of: Code, options: tuple[Any, ...]) -> Any:
     return default
 
 
+def decided(
+    i: Interpreter,
+    name: str,
+    title: str | None,
+    span: n.Span,
+    options: tuple[Any, ...],
+    default: Any,
+    suggested: bool,
+) -> None:
+    """A decision asked of the policy (both engines): the choice checked against the
+    options, its event when traced, the local set."""
+    i.decisions += 1
+    rule = i.ref.text if i.ref else None
+    request = DecisionRequest(name, options, default, rule, title, i._where(span), suggested)
+    choice, by = i.policy.decide(request)
+    index = next((k for k, o in enumerate(options) if o is choice), None)
+    if index is None:
+        index = next((k for k, o in enumerate(options) if i._eq(choice, o)), None)
+    if index is None:
+        raise i.fail(f"the policy chose {show(choice)}, which is not an option", span)
+    if not i.muted:  # off the record: nobody reads the decision's event
+        options_shown = [to_json(o) for o in options]
+        i.trace.events.append(
+            DecisionEvent(i.depth, name, options_shown, to_json(choice), by, rule, index)
+        )
+    i.locals[name] = choice
+
+
 def _choose(comp: Compiler, stmt: n.Choose, here: n.RuleRef | None) -> StmtCode:
     options_of, options_span = comp.expr(stmt.options), stmt.options.span
     default_of = _suggestion(comp, stmt.default) if stmt.default is not None else None
@@ -342,30 +370,7 @@ def _choose(comp: Compiler, stmt: n.Choose, here: n.RuleRef | None) -> StmtCode:
         i.ref = here
         options = i._iterate(options_of(i), options_span)
         default = _default(i, default_of, options) if default_of is not None else None
-        i.decisions += 1
-        rule = i.ref.text if i.ref else None
-        request = DecisionRequest(
-            name, options, default, rule, title, i._where(span), default_of is not None
-        )
-        choice, by = i.policy.decide(request)
-        index = next((k for k, o in enumerate(options) if o is choice), None)
-        if index is None:
-            index = next((k for k, o in enumerate(options) if i._eq(choice, o)), None)
-        if index is None:
-            raise i.fail(f"the policy chose {show(choice)}, which is not an option", span)
-        if not i.muted:  # off the record: nobody reads the decision's event
-            i.trace.events.append(
-                DecisionEvent(
-                    i.depth,
-                    name,
-                    [to_json(o) for o in options],
-                    to_json(choice),
-                    by,
-                    i.ref.text if i.ref else None,
-                    index,
-                )
-            )
-        i.locals[name] = choice
+        decided(i, name, title, span, options, default, default_of is not None)
 
     return run
 

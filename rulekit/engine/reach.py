@@ -52,37 +52,38 @@ def _callee(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> list
     return list(decl.fields) if decl is not None else []
 
 
-def may_decide(book: Rulebook, tables: dict[str, CompiledTable], expr: n.Expr) -> bool:
-    """Whether evaluating ``expr`` may run a ``choose`` (and so consult the policy)."""
+def _reaches(
+    book: Rulebook, tables: dict[str, CompiledTable], roots: list[Any], found: Any
+) -> bool:
+    """Whether a node for which ``found`` holds may run from ``roots``, following calls."""
     seen: set[str] = set()
-    stack: list[Any] = [expr]
+    stack: list[Any] = list(roots)
     while stack:
         node = stack.pop()
-        if isinstance(node, n.Choose):
+        if found(node):
             return True
         if isinstance(node, n.Call) and node.func not in seen:
             seen.add(node.func)
             stack.extend(_callee(book, tables, node.func))
         stack.extend(_children(node))
     return False
+
+
+def may_decide(book: Rulebook, tables: dict[str, CompiledTable], expr: n.Expr) -> bool:
+    """Whether evaluating ``expr`` may run a ``choose`` (and so consult the policy)."""
+    return _reaches(book, tables, [expr], lambda node: isinstance(node, n.Choose))
 
 
 def branches(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> bool:
     """Whether a call of procedure ``name`` may throw dice or ask a decision (following
     the calls it makes; a table with dice of its own throws them)."""
-    seen: set[str] = {name}
-    stack: list[Any] = _callee(book, tables, name)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, n.Roll | n.Draw | n.Choose):
-            return True
-        if isinstance(node, n.Dim) and node.dice is not None:
-            return True
-        if isinstance(node, n.Call) and node.func not in seen:
-            seen.add(node.func)
-            stack.extend(_callee(book, tables, node.func))
-        stack.extend(_children(node))
-    return False
+    return _reaches(book, tables, _callee(book, tables, name), _branch_point)
+
+
+def _branch_point(node: Any) -> bool:
+    if isinstance(node, n.Roll | n.Draw | n.Choose):
+        return True
+    return isinstance(node, n.Dim) and node.dice is not None
 
 
 def contains(expr: n.Expr | None, kind: type) -> bool:
