@@ -29,12 +29,22 @@ def test_forced_dice_replay_a_seeded_game(tmp_path: Path) -> None:
     assert seeded.exit_code == 0, seeded.stderr
     faces = _faces(trace)
     assert len(faces) > 5
-    # another seed: only the forced dice can make the game come out the same
+    # --dice forces the turns' throws; the set-up still draws from the seed (sorting the War
+    # Mix draws the Diligent Escorts [3.11]), so the seed stays 7
     given = ",".join(map(str, faces))
-    forced = run_cli("run", *PATROL, "--seed", "8", "--dice", given, "--turns", "2", "--json")
+    forced = run_cli("run", *PATROL, "--seed", "7", "--dice", given, "--turns", "2", "--json")
     assert forced.exit_code == 0, forced.stderr
     assert json.loads(forced.stdout)["state_hash"] == json.loads(seeded.stdout)["state_hash"]
-    other = run_cli("run", *PATROL, "--seed", "8", "--turns", "2", "--json")
+    # the first throw is the Area Activity roll [13.1 A], a d10: another face, another game
+    first = next(
+        json.loads(line)
+        for line in trace.read_text(encoding="utf-8").splitlines()[1:]
+        if json.loads(line).get("event") in ("roll", "draw")
+    )
+    assert (first["event"], first["dice"], first["rule"]) == ("roll", "d10", "13.1 A")
+    changed = str((faces[0] + 5) % 10)  # then the seed's dice, one throw behind
+    other = run_cli("run", *PATROL, "--seed", "7", "--dice", changed, "--turns", "2", "--json")
+    assert other.exit_code == 0, other.stderr
     assert json.loads(other.stdout)["state_hash"] != json.loads(seeded.stdout)["state_hash"]
 
 

@@ -47,7 +47,7 @@ def test_war_progress_is_rolled_after_the_fourth_week_17_0(silent_war: Checked) 
     # "At the end of the fourth week of months marked with numbers in their boxes on the War
     # Period Transition Table, the player must determine if the War Period advances."
     # June 1944 is printed with a 9 for War Period 4 [28.5].
-    game = Game(silent_war, [9, 9])
+    game = Game(silent_war, [9])
     game.set(year=1944, month="Jun", week=3, war_period="WP3", ships_sunk=700, tonnage_sunk=600)
     end_turn(game)  # the third week ends: no roll
     assert (str(game.state["month"]), game.state["week"]) == ("Jun", 4)
@@ -133,7 +133,7 @@ def piece_names(game: Game) -> list[str]:
 def test_two_hospital_ships_asahi_maru_and_kiku_maru_28_3(silent_war: Checked) -> None:
     # "There are two Japanese Hospital Ships in Silent War 2.0, the Asahi Maru and Kiku Maru"
     game = Game(silent_war)
-    game.call("start_game")
+    game.set_up()
     hospital = sorted(u.attrs["name"] for u in pieces(game) if u.attrs["hospital"])
     assert hospital == ["Asahi Maru", "Kiku Maru"]
 
@@ -143,10 +143,26 @@ def test_diligent_escort_backs_and_tf_only_2_3_b3(silent_war: Checked) -> None:
     # with the Rising Sun on the back"
     backs = [str(b) for b in const_texts(silent_war, "diligent_backs")]
     assert sorted(backs) == ["Red Ball"] * 3 + ["Rising Sun"] * 3
-    game = Game(silent_war)
-    game.call("start_game")
-    flags = {str(u.attrs["flag"]) for u in pieces(game) if u.attrs["diligent"]}
-    assert flags == {"Red Ball", "Rising Sun"}
+
+    # [3.11] "If a ship category ... has different types of pieces, choose and distribute them
+    # randomly into the cups": the War Mix of War Period 1 puts a Diligent Escort in cups B, C
+    # and D (provisional counts), each drawn from the six pieces. Forced draws: the pieces are
+    # numbered in the order above (three Rising Sun, then three Red Ball), and one is drawn
+    # for B, then C, then D.
+    def diligent_backs(draws: list[int]) -> list[str]:
+        game = Game(silent_war, draws)
+        game.call("start_game")
+        assert game.dice_left() == 0  # setting up draws three pieces and throws nothing else
+        found = [u for u in pieces(game) if u.attrs["diligent"]]
+        return [str(u.attrs["flag"]) for u in sorted(found, key=lambda u: str(u.attrs["cup"]))]
+
+    assert diligent_backs([4, 4, 4]) == ["Red Ball"] * 3  # the 4th of 6, of 5, of 4: Red Balls
+    assert diligent_backs([1, 1, 1]) == ["Rising Sun"] * 3
+    # 3rd of 6 (Rising Sun), then of [RS, RS, RB, RB, RB] the 5th (Red Ball), then of
+    # [RS, RS, RB, RB] the 1st (Rising Sun)
+    assert diligent_backs([3, 5, 1]) == ["Rising Sun", "Red Ball", "Rising Sun"]
+    game = Game(silent_war, [4, 1, 1])
+    game.set_up()
     # [13.3] TF ONLY "only place vessels with the Rising Sun flag on their backs": a Red Ball
     # Diligent Escort is never drawn then.
     red = next(
@@ -163,7 +179,7 @@ def test_no_tdc_solution_chits_go_back_to_their_cups_14_8(silent_war: Checked) -
     # [3.11] a No TDC Solution chit "counts towards the total ships pulled, but not placed on
     # the combat display"; [14.8] "Return the Japanese units ... to the appropriate cups."
     game = Game(silent_war)
-    game.call("start_game")
+    game.set_up()
     before = sum(1 for u in pieces(game) if u.attrs["no_tdc"])
     chit = next(u for u in pieces(game) if u.attrs["no_tdc"])
     game.call("remove_from_cup", piece=chit)
@@ -180,7 +196,7 @@ def test_a_war_period_change_keeps_the_dated_ships_and_the_removed_ones_out_3_15
     # "removed from the game"; [3.15] the War Mix is re-sorted when the War Period advances.
     game = Game(silent_war)
     game.set(year=1942, month="May", week=1)
-    game.call("start_game")
+    game.set_up()
     game.call("named_ship_entries")
     assert "Yamato" in piece_names(game)
     asahi = next(u for u in pieces(game) if u.attrs["name"] == "Asahi Maru")
@@ -206,7 +222,7 @@ def test_musashi_is_the_stand_in_for_a_drawn_yamato_3_13(silent_war: Checked) ->
     # encountered. If one is sunk, then it is automatically the other (until it's gone)."
     game = Game(silent_war, [1, 0])
     game.set(year=1942, month="May", week=1)
-    game.call("start_game")
+    game.set_up()
     game.call("named_ship_entries")
     game.set(year=1943, month="Feb", week=1)
     game.call("named_ship_entries")
@@ -230,7 +246,7 @@ def test_italic_units_sunk_at_the_start_stay_out_3_14(silent_war: Checked) -> No
     game.set(year=1944, month="Apr", week=1, war_period="WP3")
     game.call("sunk_at_start", name="Kiku Maru")
     game.call("sunk_at_start", name="Taiho")
-    game.call("start_game")
+    game.set_up()
     names = piece_names(game)
     assert "Kiku Maru" not in names and "Taiho" not in names
     assert "Asahi Maru" in names and "Musashi" not in names and "Yamato/Musashi" in names
@@ -247,7 +263,7 @@ def test_the_named_japanese_units_are_pieces_of_the_war_mix_2_3_b2(silent_war: C
     assert set(const_texts(silent_war, "named_units")) == printed
     assert set(const_texts(silent_war, "naval_auxiliaries")) == {"Akashi", "Erimo", "Iro"}
     game = Game(silent_war)
-    game.call("start_game")
+    game.set_up()
     named = {u.attrs["name"]: u for u in pieces(game) if u.attrs["name"] in printed}
     assert named, "the named units are in the War Mix"
     assert all(u.attrs["italic"] for u in named.values())

@@ -854,7 +854,7 @@ def test_a_barrier_pack_contact_maker_and_interceptors_24_32(silent_war: Checked
     # submarines that did not attack do not have to do an endurance check [14.7]." The search
     # die is 9 (+2: box 9, High, in the East China Sea); the rest are the seeded dice.
     game = Game(silent_war, [9], barrier=True)
-    game.call("start_game")
+    game.set_up()
     members = pack(game, "Tang", "Wahoo", "Drum")
     for s in members:
         s.attrs["section"] = game.v("section", "operating")

@@ -8,14 +8,20 @@ from typing import Any
 from test_silent_war_rules import Game
 
 from rulekit.book.checker import Checked
+from rulekit.engine.dice import SeededDice
 from rulekit.engine.trace import render_text
 from rulekit.play.scenario import apply_scenario, find_scenario, load_scenario
 
 
 def campaign(book: Checked, dice: list[int], **answers: Any) -> Game:
-    """The short campaign set up; setting up draws nothing, so the dice are the phase's."""
+    """The short campaign set up on seeded dice (sorting the War Mix draws the Diligent
+    Escorts [3.11]); the forced dice are the phase's."""
     game = Game(book, dice, **answers)
-    apply_scenario(book, load_scenario(book, find_scenario(book, "short_campaign")), game.interp)
+    scenario = load_scenario(book, find_scenario(book, "short_campaign"))
+    forced = game.interp.dice
+    game.interp.dice = SeededDice(0)
+    apply_scenario(book, scenario, game.interp)
+    game.interp.dice = forced
     game.interp.trace.events.clear()
     return game
 

@@ -44,6 +44,16 @@ class Game:
     def call(self, procedure: str, **args: Any) -> Any:
         return self.interp.call(procedure, args)
 
+    def set_up(self, procedure: str = "start_game", **args: Any) -> Any:
+        """Run a set-up on seeded dice, keeping the forced dice for what follows: sorting the
+        War Mix draws the Diligent Escort pieces at random [3.11]."""
+        forced = self.interp.dice
+        self.interp.dice = SeededDice(0)
+        try:
+            return self.call(procedure, **args)
+        finally:
+            self.interp.dice = forced
+
     def sub_at_sea(self, name: str, area: str, **attrs: Any) -> Entity:
         sub = self.call("start_at_sea", name=name, at=self.v("area", area))
         for key, value in attrs.items():
@@ -290,7 +300,7 @@ def test_named_ships_entry_dates_3_13(silent_war: Checked) -> None:
 def test_combat_events_one_chit_per_cup(silent_war: Checked) -> None:
     # [19.2] "Each cup contains one chit marked "Combat Event.""
     game = Game(silent_war)
-    game.call("start_game")
+    game.set_up()
     for cup in ("cup_a", "cup_b", "cup_c", "cup_d"):
         assert sum(1 for u in game.state[cup] if u.attrs["event"]) == 1
 
