@@ -7,7 +7,7 @@ as the result type expects (a list of areas, a number or ``X``, a record of thre
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from attrs import define, field, frozen
@@ -570,10 +570,13 @@ def _runs(values: list[int]) -> str:
 
 
 def coverage(
-    table: CompiledTable, naturals: dict[int, set[int] | None], given_rolls: bool = True
+    table: CompiledTable,
+    naturals: dict[int, set[int] | None],
+    given_rolls: Callable[[], bool] = lambda: True,
 ) -> list[Diagnostic]:
-    """Gaps and overlaps of every roll dimension against the rolls its dice can make; with
-    ``given_rolls`` False (no caller passes the table a roll), rows no roll can reach."""
+    """Gaps and overlaps of every roll dimension against the rolls its dice can make; when
+    ``given_rolls()`` is False (no caller passes the table a roll), rows no roll can reach.
+    It is asked only for a row no roll reaches: it walks the whole rulebook."""
     diags: list[Diagnostic] = []
 
     def visit(node: Node, where: str) -> None:
@@ -593,17 +596,22 @@ def coverage(
                     gaps.append(v)
                 for j in hits[1:]:
                     shared.setdefault((hits[0], j), []).append(v)
-            if not dim.decl.mods and not given_rolls:  # it reads only what the dice show
-                for i, key in enumerate(keys):
-                    if i not in reached and key.low is not None and key.high is not None:
-                        diags.append(
-                            error(
-                                f"no roll of {dim.decl.dice} reads row '{key.printed}'{where}: "
-                                f"it rolls {_runs(sorted(values))}",
-                                key.span,
-                                hint="a row no roll can reach is a misprint or a wrong die",
-                            )
+            unreached = [
+                key
+                for i, key in enumerate(keys)
+                if i not in reached and key.low is not None and key.high is not None
+            ]
+            # with no modifier and no roll given, a table reads only what the dice show
+            if unreached and not dim.decl.mods and not given_rolls():
+                for key in unreached:
+                    diags.append(
+                        error(
+                            f"no roll of {dim.decl.dice} reads row '{key.printed}'{where}: "
+                            f"it rolls {_runs(sorted(values))}",
+                            key.span,
+                            hint="a row no roll can reach is a misprint or a wrong die",
                         )
+                    )
             if gaps:
                 diags.append(
                     error(
