@@ -130,13 +130,17 @@ class Decision:
     options: list[Option]
     best: int
     default: int | None
+    minimize: bool = False  # the goal: the least is best
 
     @property
     def gain(self) -> Fraction | None:
-        """How much better the best option is than the rulebook's default."""
+        """How much better the best option is than the rulebook's default: its worth less the
+        default's when maximizing, the default's less its worth when minimizing (so never
+        negative)."""
         if self.default is None:
             return None
-        return self.options[self.best].value - self.options[self.default].value
+        difference = self.options[self.best].value - self.options[self.default].value
+        return -difference if self.minimize else difference
 
 
 @define
@@ -272,7 +276,9 @@ def _solve(
             total += weight * _solve(child, sign, step, reach * weight, out)
         return total
     mine = len(out)
-    out.append(Decision(point.name, point.rule, list(before), reach, [], 0, point.default))
+    out.append(
+        Decision(point.name, point.rule, list(before), reach, [], 0, point.default, sign < 0)
+    )
     values: list[Fraction] = []
     nested: list[list[Decision]] = []
     for choice in range(point.size):

@@ -301,9 +301,11 @@ def _decisions(
                 range(point.size), key=lambda k: (sign * values[k], k == point.default, -k)
             )
             options = [Option(label, v) for label, v in zip(point.labels, values, strict=True)]
-            out.append(
-                Decision(point.name, point.rule, list(before), p, options, chosen, point.default)
+            minimize = sign < 0
+            decision = Decision(
+                point.name, point.rule, list(before), p, options, chosen, point.default, minimize
             )
+            out.append(decision)
             step = [*before, f"{point.name}={point.labels[chosen]}"]
             stack.append((node.children[chosen], step, p))
     return out
