@@ -25,7 +25,6 @@ The working, from the rules' arithmetic and the deck as the rulebook models it:
 from __future__ import annotations
 
 import json
-import time
 import tomllib
 from fractions import Fraction
 from pathlib import Path
@@ -178,9 +177,7 @@ def test_a_convoy_screen_turn_played_advised(tmp_path: Path) -> None:
     Level on the searching Ship": one box, no RN), answering is worth 1 and not answering 0."""
     trace = tmp_path / "trace.jsonl"
     goal = "advised:min:sum(c.level for c in contacts if c.side = SOVIET)"
-    start = time.perf_counter()
     ran = run_cli("run", BOOK, "--turns", "1", "--seed", "1", "--policy", goal, "--trace", trace)
-    took = time.perf_counter() - start
     assert ran.exit_code == 0, ran.output
     decisions = _decisions(trace)
     assert decisions and all(d["by"].startswith("advised: ") for d in decisions)
@@ -190,4 +187,3 @@ def test_a_convoy_screen_turn_played_advised(tmp_path: Path) -> None:
     for answer in answers:
         assert answer["choice"] is False
         assert answer["by"] == "advised: worth 0, the default 1"
-    assert took < 60, took  # about 2 s on an idle machine
