@@ -806,6 +806,8 @@ class Game:
     # movement.rk:187 [15.22] involuntary_rtb
     @staticmethod
     def involuntary_rtb(sub: Piece) -> None:
+        if sub.status != "active":  # a boat the same result sank takes no marker
+            return
         sub.rtb = "involuntary"
         sub.side = "transit"
         sub.section = "done"

@@ -882,3 +882,27 @@ def test_a_barrier_pack_contact_maker_and_interceptors_24_32(silent_war: Checked
     assert aside.attrs["name"] not in left
     assert aside.attrs["wolfpack"] == (0 if left else 1)
     assert maker is not None
+
+
+def test_a_boat_sunk_by_damaged_and_rtb_takes_no_rtb_marker_18_12(silent_war: Checked) -> None:
+    # [14.2] "Damaged + RTB" on a boat that already has a Damage marker: [18.12] "Should a
+    # submarine receive a second Damage marker, a die is rolled: If the die result is > the
+    # Defense rating of the submarine, it is sunk." A lost boat goes home no more: it takes
+    # no involuntary RTB marker [15.22] and stays where it was lost.
+    game = Game(silent_war, [5])  # 5 > Spearfish's Defense 3: sunk
+    sub = game.sub_at_sea("Spearfish", "East China Sea", damage=1, defense=3)
+    game.call(
+        "apply_counterattack", sub=sub, result=game.v("counterattack_result", "Damaged + RTB")
+    )
+    assert str(sub.attrs["status"]) == "sunk"
+    assert sub.attrs["rtb"] is None
+    assert str(sub.attrs["side"]) == "patrol"
+    assert game.dice_left() == 0
+    # a 3 is not above Defense 3: a second Damage marker, and home she goes
+    game = Game(silent_war, [3])
+    sub = game.sub_at_sea("Skipjack", "East China Sea", damage=1, defense=3)
+    game.call(
+        "apply_counterattack", sub=sub, result=game.v("counterattack_result", "Damaged + RTB")
+    )
+    assert (str(sub.attrs["status"]), sub.attrs["damage"]) == ("active", 2)
+    assert (str(sub.attrs["rtb"]), str(sub.attrs["side"])) == ("involuntary", "transit")
