@@ -13,10 +13,12 @@ from attrs import frozen
 
 from rulekit.book import graph
 from rulekit.book.tables import Cell, CompiledTable, LookupMiss
+from rulekit.engine import lookups
 from rulekit.engine.builtins import BUILTINS, BuiltinError, work
 from rulekit.engine.compile_lookups import _QUICK, _SLOW, _builtin_message
 from rulekit.engine.compile_stmts import _default, _repeats, decided
 from rulekit.engine.dice import Die
+from rulekit.engine.lookups import Lookup
 from rulekit.engine.runtime import (
     MAX_NESTING,
     ORDER,
@@ -39,6 +41,7 @@ from rulekit.engine.trace import (
 from rulekit.engine.values import (
     Entity,
     EnumValue,
+    MarkerValue,
     RollValue,
     is_number,
     normalize,
@@ -177,23 +180,6 @@ def _stepped(i: Interpreter, span: n.Span) -> Interpreter:
     return i
 
 
-def _bind(
-    i: Interpreter, plan: tuple[tuple[str, Any, Any], ...], values: tuple[Any, ...]
-) -> dict[str, Any]:
-    """Arguments to parameters by a plan: an argument's index (and how to read a text
-    given for an enum parameter), or a default's closure, evaluated where the call is."""
-    bound: dict[str, Any] = {}
-    for name, src, read in plan:
-        if type(src) is int:
-            value = values[src]
-            if read is not None and isinstance(value, str):
-                value = read(i, value)
-            bound[name] = value
-        else:
-            bound[name] = src(i)
-    return bound
-
-
 def _call_traced(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
     """A procedure called while the trace is written (compile_calls._procedure_call)."""
     quietly = proc.quietly
@@ -316,8 +302,8 @@ class TableSite:
     def __init__(
         self,
         table: CompiledTable,
-        lookup: Callable[[Interpreter, list[Any], n.Span], Any],
-        dims: tuple[int | None, ...],
+        lookup: Lookup,
+        dims: tuple[int | str | None, ...],
         rolled: int | None,
         throw: Callable[[Interpreter], Any] | None,
         span: n.Span,
@@ -341,7 +327,7 @@ def _table(i: Interpreter, site: TableSite, given: tuple[Any, ...]) -> Any:
                 rolled = site.throw(i)
             values.append(rolled)
         else:
-            values.append(given[src])
+            values.append(given[src])  # type: ignore[index]  # no dimension is missing here
     key = tuple([plain(v) for v in values])
     keyed = True
     for v in key:
@@ -351,8 +337,8 @@ def _table(i: Interpreter, site: TableSite, given: tuple[Any, ...]) -> Any:
     hit = site.found.get(key) if keyed else None
     if hit is None:
         hit = _row(site, key)
-        if hit is None:  # a text, a miss, a follow-up action: the closure's way
-            return site.lookup(i, values, site.span)
+        if hit is None:  # a text, a miss, a follow-up action: the slower way
+            return site.lookup.run(i, values, site.span)
     cell, row, note = hit
     if note is not None:
         i.trace.used_provisional(note)
@@ -373,6 +359,21 @@ def _table(i: Interpreter, site: TableSite, given: tuple[Any, ...]) -> Any:
         )
     )
     return cell.value
+
+
+def _table_missing(i: Interpreter, site: TableSite, given: tuple[Any, ...]) -> Any:
+    """A table called without an argument for one of its dimensions (the checker does not
+    let this through): the dimensions before it taken in order (the table's roll thrown if
+    it comes first), then the error."""
+    rolled = given[site.rolled] if site.rolled is not None else None
+    for src in site.dims:
+        if src is None:
+            if rolled is None:
+                assert site.throw is not None
+                rolled = site.throw(i)
+        elif type(src) is str:
+            raise KeyError(src)
+    raise AssertionError("no dimension is missing")
 
 
 def _row(site: TableSite, key: tuple[Any, ...]) -> tuple[Cell, list[str], str | None] | None:
@@ -466,6 +467,14 @@ def _total_traced(i: Interpreter, site: ModifierSite, args: dict[str, Any]) -> A
     return total
 
 
+def _terms(i: Interpreter, site: ModifierSite, args: dict[str, Any]) -> Any:
+    """A modifier list's terms, total and clamp, in a roll (no step, no event of its own)."""
+    terms_of = site.terms_of
+    if terms_of is None:
+        terms_of = site.terms_of = site.comp.modifier(site.name)
+    return terms_of(i, args)
+
+
 def _total_any(i: Interpreter, site: ModifierSite, args: dict[str, Any]) -> Any:
     if i.muted:
         return _total_untraced(i, site, args)
@@ -536,19 +545,54 @@ def _choose(
     decided(i, site.name, site.title, site.span, options, default, default_of is not None)
 
 
-def _name_value(
-    i: Interpreter,
-    name: str,
-    fallback: Callable[[Interpreter], Any],
-    note: str | None,
-) -> Any:
-    """A name in a text's ``{...}`` that is not a local (Interpreter._name_value)."""
-    values = i.state.values
-    if name in values:
-        if note is not None and name not in i.changed:
-            i.trace.used_provisional(note)
-        return values[name]
-    return fallback(i)
+class ConstSite:
+    """A constant: its value, worked out on first use in each game (generated on first use
+    in the rulebook), and what reading it notes when it is provisional."""
+
+    __slots__ = ("decl", "name", "note", "program", "value")
+
+    def __init__(self, program: Any, decl: n.ConstDecl) -> None:
+        self.program, self.decl, self.name = program, decl, decl.name
+        self.note = (
+            f"const {decl.name}" + (f" [{decl.ref.text}]" if decl.ref else "")
+            if decl.provenance is not None
+            else None
+        )
+        self.value: Callable[[Interpreter], Any] | None = None
+
+
+def _const(i: Interpreter, site: ConstSite) -> Any:
+    consts, name = i.consts, site.name
+    if name not in consts:
+        value = site.value
+        if value is None:
+            value = site.value = site.program.expression(site.decl.value)
+        consts[name] = value(i)
+    if site.note is not None:
+        i.trace.used_provisional(site.note)
+    return consts[name]
+
+
+def _state_noted(i: Interpreter, name: str, note: str | None) -> Any:
+    """A state variable that is (``note``) provisional until the game changes it."""
+    if note is not None and name not in i.changed:
+        i.trace.used_provisional(note)
+    return i.state.values[name]
+
+
+def _no_value(i: Interpreter, name: str, span: n.Span) -> Any:
+    raise i.fail(f"'{name}' has no value here", span)
+
+
+def _attr_noted(i: Interpreter, o: Any, name: str, kinds: frozenset[str], span: n.Span) -> Any:
+    """An attribute that is provisional in pieces of ``kinds``: read, and noted."""
+    if type(o) is Entity:
+        attrs = o.attrs
+        if name in attrs:
+            if o.kind in kinds:
+                i.trace.used_provisional(f"{o.kind}.{name} of {o}")
+            return attrs[name]
+    return i._attr(o, name, span)
 
 
 def _fill(i: Interpreter, span: n.Span, text: str, parts: tuple[tuple[str, str], ...]) -> str:
@@ -653,7 +697,6 @@ AGGREGATES = frozenset({"count", "any", "all", "sum", "max", "min"})
 
 RUNTIME.update(
     _order=_order,
-    _name_value=_name_value,
     _fill=_fill,
     _show=show,
     _graph=_graph,
@@ -679,10 +722,35 @@ RUNTIME.update(
     _MISSING=_MISSING,
     _table=_table,
     _stepped=_stepped,
-    _bind=_bind,
     _call_traced=_call_traced,
     _call_untraced=_call_untraced,
     _run=_run,
     _remembered=_remembered,
     _roll1=_roll1,
+    _table_missing=_table_missing,
+    _terms=_terms,
+    _const=_const,
+    _state_noted=_state_noted,
+    _no_value=_no_value,
+    _attr_noted=_attr_noted,
+    _MarkerValue=MarkerValue,
+    _TurnEnded=TurnEnded,
+    _NO_ARG=lookups.NO_ARG,
+    _rolling=lookups.rolling,
+    _throw=lookups.throw,
+    _rolled=lookups.rolled,
+    _single_term=lookups.single_term,
+    _listed_terms=lookups.listed_terms,
+    _draw=lookups.draw,
+    _drawn_from_name=lookups.drawn_from_name,
+    _drawn_from_attr=lookups.drawn_from_attr,
+    _make_record=lookups.make_record,
+    _make_entity=lookups.make_entity,
+    _enum_call=lookups.enum_call,
+    _enum_members=lookups.enum_members,
+    _unknown_call=lookups.unknown_call,
+    _too_many=lookups.too_many,
+    _needs=lookups.needs,
+    _graph_odd=lookups.graph_odd,
+    _graph_unpack=lookups.graph_unpack,
 )

@@ -13,6 +13,7 @@ from rulekit.book import graph
 from rulekit.book.tables import CompiledTable, LookupMiss
 from rulekit.engine.builtins import BUILTINS, BuiltinError, work
 from rulekit.engine.dice import Die, Unthrown, throw_dice
+from rulekit.engine.lookups import _missed, _reroll_and_explode
 from rulekit.engine.runtime import Frame, charge
 from rulekit.engine.trace import (
     DrawEvent,
@@ -184,38 +185,6 @@ def roll(comp: Compiler, spec: n.DiceSpec, mods: tuple[n.RollMod, ...], span: n.
     return run
 
 
-def _reroll_and_explode(
-    i: Interpreter,
-    die: Die,
-    faces: tuple[int, ...],
-    reroll: tuple[int, int] | None,
-    explode: int,
-    where: str,
-    span: n.Span,
-) -> tuple[int, ...]:
-    """``reroll A..B``: the dice showing those faces are thrown again, once, and the new
-    faces stand. Then ``explode N``: each die showing the highest face adds a die, which
-    may explode in turn, at most N more per die. The faces come out in the order thrown."""
-    if reroll is not None:
-        low, high = reroll
-        kept = tuple(f for f in faces if not low <= f <= high)
-        again = len(faces) - len(kept)
-        if again:
-            charge(i, again, span)
-            faces = kept + throw_dice(i.dice, die, again, where)
-    if explode:
-        top = die.high
-        pending = faces.count(top)
-        for _ in range(explode):
-            if not pending:
-                break
-            charge(i, pending, span)
-            more = throw_dice(i.dice, die, pending, where)
-            faces += more
-            pending = more.count(top)
-    return faces
-
-
 def _roll_terms(comp: Compiler, mod: n.RollMod) -> Callable[[Interpreter], list[Term]]:
     value, sign = mod.value, mod.sign
     if isinstance(value, n.Call) and value.func in comp.book.modifiers:
@@ -345,25 +314,6 @@ def lookup(comp: Compiler, table: CompiledTable) -> LookupCode:
         return then if cell.value is None else Followed(cell.value, then)
 
     return run
-
-
-def _missed(
-    i: Interpreter, table: CompiledTable, resolved: list[Any], miss: LookupMiss, span: n.Span
-) -> Any:
-    if miss.dim.kind == "threshold":
-        # "the highest entry the value equals or exceeds": below the first, no entry.
-        keys = {d.name: to_json(unwrap(v)) for d, v in zip(table.dims, resolved, strict=True)}
-        below = f"below {miss.keys[0] if miss.keys else 'every line'}"
-        if not i.muted:
-            i.trace.add(
-                LookupEvent(i.depth, table.name, table.rule, keys, [below], None, False, str(span))
-            )
-        return None
-    raise i.fail(
-        f"table {table.name} has no row for {miss.dim.name} = {show(unwrap(miss.value))}",
-        span,
-        hint=f"its {miss.dim.name} rows are: {', '.join(miss.keys)}" if miss.keys else None,
-    ) from None
 
 
 def construct(comp: Compiler, e: n.Call) -> Code:

@@ -24,6 +24,8 @@ from rulekit.engine import compile_args as binding
 from rulekit.engine import compile_calls as calls
 from rulekit.engine import compile_lookups as lookups
 from rulekit.engine import compile_stmts as stmts
+from rulekit.engine.codegen import Slot
+from rulekit.engine.lookups import Lookup
 from rulekit.engine.reach import contains
 from rulekit.engine.runtime import ARITH, ORDER, charge, sized
 from rulekit.engine.values import Entity, EnumValue, MarkerValue, normalize, plain, show, truth
@@ -53,14 +55,6 @@ def compiler_for(checked: Checked, generating: bool | None = None) -> Compiler:
     return comp
 
 
-class Slot:
-    """An argument given by the caller of Interpreter.call: the n-th of ``interp.given``."""
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-        self.span = n.NO_SPAN
-
-
 class Compiler:
     """Builds and keeps the closures of one rulebook (not of one game: no state here)."""
 
@@ -86,6 +80,12 @@ class Compiler:
         self.locals_of: dict[str, frozenset[str]] = {}  # codegen.may_be_local, by procedure
         # procedures cut into resumable blocks for exact analysis (codegen_blocks)
         self.block_programs: dict[str, Any] = {}
+        # generated functions of expressions run in any frame, by node (kept: its id stays
+        # its own), constants, the rolls of tables called without one, table look-ups
+        self._expressions: dict[int, tuple[object, Code]] = {}
+        self._const_sites: dict[str, codegen_runtime.ConstSite] = {}
+        self._table_rolls: dict[tuple[str, n.Span], Code] = {}
+        self._lookup_objs: dict[str, Lookup] = {}
         fields: dict[str, set[str]] = {}
         for kind in self.book.kinds.values():
             for f in kind.fields:
@@ -103,6 +103,38 @@ class Compiler:
         code = self.expr(node)
         self._nodes[id(node)] = (node, code)
         return code
+
+    def expression(self, node: Any) -> Code:
+        """The generated function of an expression run in whatever frame is current."""
+        hit = self._expressions.get(id(node))
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        code = codegen.expression(self, node).function
+        self._expressions[id(node)] = (node, code)
+        return code
+
+    def const_site(self, name: str) -> codegen_runtime.ConstSite:
+        site = self._const_sites.get(name)
+        if site is None:
+            site = self._const_sites[name] = codegen_runtime.ConstSite(self, self.book.consts[name])
+        return site
+
+    def table_roll(self, table: CompiledTable, span: n.Span) -> Code:
+        """The roll a table throws when called at ``span`` without one."""
+        key = (table.name, span)
+        code = self._table_rolls.get(key)
+        if code is None:
+            dim = next(d for d in table.dims if d.kind == "roll")
+            assert dim.decl.dice is not None
+            roll = n.Roll(dim.decl.dice, dim.decl.mods, span=span)
+            code = self._table_rolls[key] = codegen.expression(self, roll).function
+        return code
+
+    def lookup_of(self, table: CompiledTable) -> Lookup:
+        found = self._lookup_objs.get(table.name)
+        if found is None:
+            found = self._lookup_objs[table.name] = Lookup(table, self)
+        return found
 
     def given_call(self, name: str, keys: tuple[str, ...]) -> Code:
         """``Interpreter.call``: a call of ``name`` whose arguments are ``interp.given``."""
