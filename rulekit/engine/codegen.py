@@ -151,10 +151,11 @@ def finish(w: Writer, fname: str) -> Generated:
     return generated
 
 
-def expression(comp: Compiler, e: Any) -> Generated:
+def expression(comp: Compiler, e: Any, given: bool = False) -> Generated:
     """An expression as a function ``(i) -> value`` run in the current frame, traced or not
-    as ``i.muted`` says."""
+    as ``i.muted`` says (``given``: Interpreter.call's call, with the arguments it was given)."""
     gen = Gen(comp, None, EVERY_NAME)
+    gen.given = given
     w = gen.w
     w.span = getattr(e, "span", None)
     w.line("def expression(i):")
@@ -195,6 +196,7 @@ class Gen(Operators, Calls):
         # names certainly holding a Python variable of the function being written: a
         # comprehension's item (nothing in it can rebind it but a draw)
         self.bound: dict[str, str] = {}
+        self.given = False
 
     # ---- statements ----------------------------------------------------------------------
 

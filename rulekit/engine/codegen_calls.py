@@ -25,6 +25,7 @@ class Calls:
     w: Any  # codegen.Writer
     comp: Any  # the program (rulekit.engine.program)
     traced: bool | None
+    given: bool  # writing Interpreter.call's call: a procedure's result is never remembered
 
     def expr(self, e: Any) -> str:
         raise NotImplementedError
@@ -70,6 +71,8 @@ class Calls:
             fast, slow = f"{run}({step}, {proc}, {args})", f"_call_untraced({step}, {proc}, {args})"
             return f"({fast} if i.memo is None else {slow})"
         invoke = {True: "_call_traced", None: "_call_any"}[self.traced]
+        if self.given:
+            invoke = "_call_given"
         return f"{invoke}({step}, {proc}, {args})"
 
     def _modifier_call(self, e: n.Call) -> str:

@@ -19,6 +19,7 @@ from rulekit.engine.compile_lookups import _QUICK, _SLOW, _builtin_message
 from rulekit.engine.compile_stmts import _default, _repeats, decided
 from rulekit.engine.dice import Die
 from rulekit.engine.lookups import Lookup
+from rulekit.engine.procedures import Procedure, call_traced
 from rulekit.engine.runtime import (
     MAX_NESTING,
     ORDER,
@@ -56,7 +57,6 @@ from rulekit.errors import RulekitError, RuleRuntimeError, RuleViolation, error
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
-    from rulekit.engine.compile_calls import Procedure
     from rulekit.engine.compiler import Compiler
     from rulekit.engine.interpreter import Interpreter
 
@@ -178,14 +178,6 @@ def _stepped(i: Interpreter, span: n.Span) -> Interpreter:
     if i.steps > i.max_steps:
         raise i.over_budget(span)
     return i
-
-
-def _call_traced(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
-    """A procedure called while the trace is written (compile_calls._procedure_call)."""
-    quietly = proc.quietly
-    if quietly is not None and i.trace.events:
-        return quietly(i, args)
-    return proc.traced(i, args)
 
 
 def _call_untraced(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
@@ -400,7 +392,7 @@ def _call_any(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
     """A procedure called from a modifier list, which runs traced or not."""
     if i.muted:
         return _call_untraced(i, proc, args)
-    return _call_traced(i, proc, args)
+    return call_traced(i, proc, args)
 
 
 class BuiltinSite:
@@ -438,6 +430,14 @@ def _builtin(i: Interpreter, site: BuiltinSite, args: list[Any]) -> Any:
         return normalize(site.impl(args, site.rounding))
     except BuiltinError as exc:
         raise i.fail(_builtin_message(site.name, exc), site.span) from None
+
+
+def _call_given(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
+    """A procedure called by Interpreter.call: it runs, off the record or on it (a run of it
+    is what the caller asked for, never a result remembered from another)."""
+    if i.muted:
+        return _call_untraced(i, proc, args) if i.memo is not None else _run(i, proc, args)
+    return call_traced(i, proc, args)
 
 
 class ModifierSite:
@@ -704,6 +704,7 @@ RUNTIME.update(
     _suggestion=_suggestion,
     _choose=_choose,
     _call_any=_call_any,
+    _call_given=_call_given,
     _builtin=_builtin,
     _total_untraced=_total_untraced,
     _total_traced=_total_traced,
@@ -722,7 +723,7 @@ RUNTIME.update(
     _MISSING=_MISSING,
     _table=_table,
     _stepped=_stepped,
-    _call_traced=_call_traced,
+    _call_traced=call_traced,
     _call_untraced=_call_untraced,
     _run=_run,
     _remembered=_remembered,

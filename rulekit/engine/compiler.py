@@ -25,7 +25,8 @@ from rulekit.engine import compile_calls as calls
 from rulekit.engine import compile_lookups as lookups
 from rulekit.engine import compile_stmts as stmts
 from rulekit.engine.codegen import Slot
-from rulekit.engine.lookups import Lookup
+from rulekit.engine.lookups import Lookup, enum_members
+from rulekit.engine.procedures import Procedure
 from rulekit.engine.reach import contains
 from rulekit.engine.runtime import ARITH, ORDER, charge, sized
 from rulekit.engine.values import Entity, EnumValue, MarkerValue, normalize, plain, show, truth
@@ -70,7 +71,7 @@ class Compiler:
         self._consts: dict[str, Code] = {}
         self._given: dict[tuple[str, tuple[str, ...]], Code] = {}
         self._lookups: dict[str, binding.LookupCode] = {}
-        self.procedures: dict[str, calls.Procedure] = {}
+        self.procedures: dict[str, Any] = {}
         self.modifiers: dict[str, binding.ModifierCode] = {}
         self._provisional: dict[str, frozenset[str]] = {}
         # procedures as generated Python source (rulekit.engine.codegen), when switched on
@@ -97,6 +98,8 @@ class Compiler:
 
     def cached(self, node: Any) -> Code:
         """The closure of a node, built once (the node is kept, so its id stays its own)."""
+        if self.generating:
+            return self.expression(node)
         hit = self._nodes.get(id(node))
         if hit is not None and hit[0] is node:
             return hit[1]
@@ -141,23 +144,47 @@ class Compiler:
         code = self._given.get((name, keys))
         if code is None:
             args = tuple(n.Arg(Slot(i), key) for i, key in enumerate(keys))  # type: ignore[arg-type]
-            code = self._given[(name, keys)] = self.expr(n.Call(name, args))
+            call = n.Call(name, args)
+            code = self._given[(name, keys)] = (
+                codegen.expression(self, call, True).function
+                if self.generating
+                else self.expr(call)
+            )
         return code
 
     def roll(self, spec: n.DiceSpec, mods: tuple[n.RollMod, ...], span: n.Span) -> Code:
+        if self.generating:
+            return self.expression(n.Roll(spec, mods, span=span))
         return lookups.roll(self, spec, mods, span)
 
     def lookup(self, table: CompiledTable) -> binding.LookupCode:
+        if self.generating:
+            return self.lookup_of(table).run
         code = self._lookups.get(table.name)
         if code is None:
             code = self._lookups[table.name] = lookups.lookup(self, table)
         return code
 
-    def procedure(self, name: str) -> calls.Procedure:
+    def procedure(self, name: str) -> Any:
         code = self.procedures.get(name)
         if code is None:
-            code = self.procedures[name] = calls.Procedure(self, self.book.procedures[name])
+            make = Procedure if self.generating else calls.Procedure
+            code = self.procedures[name] = make(self, self.book.procedures[name])
         return code
+
+    def fallback_value(self, i: Interpreter, name: str, span: n.Span) -> Any:
+        """The value of a name that is neither a local nor a state variable."""
+        if not self.generating:
+            return self.name_fallback(name, span, None)(i)
+        book = self.book
+        if name in book.consts:
+            return codegen_runtime._const(i, self.const_site(name))
+        if name in book.markers:
+            marker = book.markers[name]
+            return MarkerValue(marker.name, marker.symbol)
+        if name in book.enums:
+            return enum_members(self.vocab, name, len(book.enums[name].members))
+        raise i.fail(f"'{name}' has no value here", span)
 
     def body(self, decl: n.ProcedureDecl) -> stmts.StmtCode:
         """A procedure's body: generated source, or closures (see codegen.enabled)."""

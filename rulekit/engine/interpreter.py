@@ -300,7 +300,7 @@ class Interpreter:
                 where = f" [{decl.ref.text}]" if decl.ref else ""
                 self.trace.used_provisional(f"state {name}{where}")
             return self.state.values[name]
-        return self.code.name_fallback(name, span, None)(self)
+        return self.code.fallback_value(self, name, span)
 
     def _attr(self, obj: Any, name: str, span: n.Span) -> Any:
         if isinstance(obj, Followed):
