@@ -1,10 +1,11 @@
 """Procedures generated as Python source, one function per procedure and trace mode.
 
-The closures of rulekit.engine.compiler call one Python function per AST node; here a
-procedure's body becomes the text of one Python function (jinja's CodeGenerator is the
+A procedure's body becomes the text of one Python function (jinja's CodeGenerator is the
 model: a writer of indented lines that notes, for each line, the node it came from), compiled
-once per checked rulebook. The function does what the closures do, in the same order: the
-same values, steps, rule references, trace events, dice throws, decisions and errors.
+once per checked rulebook (rulekit.engine.program keeps them). It does what the rulebook
+says, in its order: values, steps, rule references, trace events, dice throws, decisions and
+errors. An expression run in whatever frame is current (a phase of the sequence of play, a
+table's follow-up action, a constant's value) is a function of its own (``expression``).
 
 The trace is chosen when the code is generated: each procedure has a traced function (its
 check, value and note events written) and an untraced one (run while ``i.muted``: working out
@@ -12,40 +13,37 @@ a decision's default, a quiet helper). Nothing from a rulebook enters the source
 the ``repr()`` of a str, int or bool, or as a constant held in the function's namespace under
 a generated name (``_k3``); rulebook names never become identifiers. Every line knows the
 rulebook span it came from (``Generated.where``).
-
-Node kinds the generator does not write out yet run as the closure the compiler builds for
-them, called from the generated code (``_k7(i)``): the two share the interpreter's state, so
-mixing them changes nothing that is observable.
+Calls are written by rulekit.engine.codegen_calls, operators by rulekit.engine.codegen_ops;
+what the generated code calls is in rulekit.engine.codegen_runtime and its companions.
 """
 
 from __future__ import annotations
 
 import itertools
 import linecache
-import os
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rulekit.book.check_exprs import placeholders
-from rulekit.engine import compile_stmts as stmts
+from rulekit.engine.builtins import BUILTINS
 from rulekit.engine.codegen_calls import Calls
 from rulekit.engine.codegen_ops import Operators
 from rulekit.engine.codegen_runtime import (
     AGGREGATES,
     BY_FILE,
     RUNTIME,
-    ChooseSite,
     Generated,
     RollSite,
     located,
     mangle,
 )
-from rulekit.engine.reach import contains, may_decide, pure
+from rulekit.engine.decisions import ChooseSite
+from rulekit.engine.reach import contains, may_decide
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
-    from rulekit.engine.compiler import Compiler
     from rulekit.engine.interpreter import Interpreter
+    from rulekit.engine.program import Program
 
 Body = Callable[["Interpreter"], "tuple[Any] | None"]
 
@@ -67,12 +65,6 @@ class _EveryName(frozenset[str]):
 
 
 EVERY_NAME = _EveryName()
-
-
-def enabled() -> bool:
-    """Whether procedures run as generated source (the default) or as closures alone
-    (RULEKIT_ENGINE=closures: kept for the differential tests until the closures go)."""
-    return os.environ.get("RULEKIT_ENGINE", "generated") != "closures"
 
 
 # ---- the source and its line map ----------------------------------------------------------
@@ -121,7 +113,7 @@ class Writer:
 # ---- procedures ---------------------------------------------------------------------------
 
 
-def procedure(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
+def procedure(comp: Program, decl: n.ProcedureDecl, traced: bool) -> Generated:
     """The body of a procedure as one function ``(i) -> None | (result,)``."""
     gen = Gen(comp, traced, _may_be_local(comp, decl), frozenset(p.name for p in decl.params))
     fname = f"{'traced' if traced else 'untraced'}_{mangle(decl.name)}"
@@ -151,7 +143,7 @@ def finish(w: Writer, fname: str) -> Generated:
     return generated
 
 
-def expression(comp: Compiler, e: Any, given: bool = False) -> Generated:
+def expression(comp: Program, e: Any, given: bool = False) -> Generated:
     """An expression as a function ``(i) -> value`` run in the current frame, traced or not
     as ``i.muted`` says (``given``: Interpreter.call's call, with the arguments it was given)."""
     gen = Gen(comp, None, EVERY_NAME)
@@ -175,11 +167,11 @@ class Gen(Operators, Calls):
     """Writes the statements and expressions of one procedure."""
 
     w: Writer
-    comp: Compiler
+    comp: Program
 
     def __init__(
         self,
-        comp: Compiler,
+        comp: Program,
         traced: bool | None,
         local: frozenset[str],
         params: frozenset[str] = frozenset(),
@@ -213,7 +205,7 @@ class Gen(Operators, Calls):
         for s in body:
             self.statement(s, inherited, rule)
             if not isinstance(s, _STRAIGHT):
-                self.ref_held = _UNKNOWN  # branches, loops, decisions, closures
+                self.ref_held = _UNKNOWN  # branches, loops, decisions, helpers
 
     def _step(self, span: n.Span, ref: n.RuleRef | None) -> None:
         w = self.w
@@ -232,7 +224,7 @@ class Gen(Operators, Calls):
         if isinstance(s, n.Let):
             self._step(s.span, here)
             value = self.expr(s.value)
-            shown = s.ref is not None and not stmts._traced_itself(s.value)
+            shown = s.ref is not None and not _traced_itself(s.value)
             if shown and self.traced:
                 assert s.ref is not None
                 t = w.temp()
@@ -312,8 +304,8 @@ class Gen(Operators, Calls):
             self._step(s.span, here)
 
     def _choose(self, s: n.Choose) -> None:
-        """A decision (compile_stmts._choose); its default is worked out off the record by
-        a helper function that asks ``i.muted`` (it may run traced or not)."""
+        """A decision; its default is worked out off the record by a helper function that
+        asks ``i.muted`` (it may run traced or not)."""
         w, comp = self.w, self.comp
         default = None
         if s.default is not None:
@@ -327,15 +319,14 @@ class Gen(Operators, Calls):
             finally:
                 self.w, self.traced, self.bound = outer, traced, bound
             mute = not may_decide(comp.book, comp.tables, s.default)
-            remember = pure(comp.book, comp.tables, s.default)
-            sub.line(f"{default}_default = _suggestion({default}, {mute!r}, {remember!r})")
+            sub.line(f"{default}_default = _Suggestion({default}, {mute!r})")
             default = f"{default}_default"
         site = w.const(ChooseSite(s.name, s.title, s.span, s.options.span))
         w.line(f"_choose(i, {site}, {self.expr(s.options)}, {default or 'None'})")
 
     def _assign_variable(self, s: n.Assign) -> None:
         """``x = v``, ``x += v``: a local, else a state variable (a track clamped to its
-        ends, the change traced), else a new local (compile_stmts._assign)."""
+        ends, the change traced), else a new local."""
         w, head = self.w, s.target[0]
         value, old, new, values = w.temp(), w.temp(), w.temp(), w.temp()
         w.line(f"{value} = {self.expr(s.value)}")
@@ -483,7 +474,7 @@ class Gen(Operators, Calls):
 
     def interpolate(self, text: str, span: n.Span) -> str:
         """``{name}`` and ``{name.attr}`` filled in with the values they name, in order
-        (Compiler.interpolate; a name is read as Interpreter._name_value reads it)."""
+        (a name is read as Interpreter._name_value reads it); each replacement charged."""
         comp, w = self.comp, self.w
         parts = []
         for dotted in placeholders(text):
@@ -506,7 +497,7 @@ class Gen(Operators, Calls):
 
     def _comprehension(self, expr: n.Expr, var: str, iterable: n.Expr, cond: n.Expr | None) -> str:
         """``expr for var in iterable if cond`` as a helper function giving a list; the
-        loop variable does not leak out (compiler.comprehension)."""
+        loop variable does not leak out."""
         outer = self.w
         sub, name = outer.helper()
         sub.line(f"def {name}(i, L):")
@@ -612,7 +603,7 @@ class Gen(Operators, Calls):
             obj = self.bound[e.obj.id]
         elif isinstance(e.obj, n.Name) and e.obj.id in self.params:
             obj = f"L[{e.obj.id!r}]"
-        elif isinstance(e.obj, n.Name):  # a local, else as Compiler.fetch reads it
+        elif isinstance(e.obj, n.Name):  # a local, else a state variable, constant...
             h = e.obj.id
             elsewhere = self._nonlocal(e.obj)
             obj = (
@@ -632,13 +623,18 @@ class Gen(Operators, Calls):
         )
 
 
+def _traced_itself(expr: n.Expr) -> bool:
+    """Rolls, look-ups, totals and procedure calls already show their value."""
+    return isinstance(expr, n.Roll) or (isinstance(expr, n.Call) and expr.func not in BUILTINS)
+
+
 def _one_die(e: n.Roll) -> bool:
     """A roll of one die, no modifier, reroll or explosion (codegen_runtime._roll1)."""
     spec = e.dice
     return spec.count == 1 and not e.mods and spec.reroll is None and not spec.explode
 
 
-def _may_be_local(comp: Compiler, decl: n.ProcedureDecl) -> frozenset[str]:
+def _may_be_local(comp: Program, decl: n.ProcedureDecl) -> frozenset[str]:
     """may_be_local, worked out once per procedure (both its functions need it)."""
     known = comp.locals_of.get(decl.name)
     if known is None:
@@ -666,12 +662,12 @@ def may_be_local(params: tuple[n.Param, ...], nodes: tuple[Any, ...]) -> frozens
     return frozenset(names)
 
 
-def procedures(comp: Compiler, decl: n.ProcedureDecl) -> tuple[Generated, Generated]:
+def procedures(comp: Program, decl: n.ProcedureDecl) -> tuple[Generated, Generated]:
     """A procedure's traced and untraced functions, generated once per checked rulebook."""
     return generated(comp, decl, True), generated(comp, decl, False)
 
 
-def generated(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
+def generated(comp: Program, decl: n.ProcedureDecl, traced: bool) -> Generated:
     """One of a procedure's functions, generated on first use: a game played on the record
     never needs most untraced ones, and compiling source is most of what generating costs."""
     both = comp.generated.get(decl.name)
@@ -684,7 +680,7 @@ def generated(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
     return made
 
 
-def procedure_body(comp: Compiler, decl: n.ProcedureDecl) -> Body:
+def procedure_body(comp: Program, decl: n.ProcedureDecl) -> Body:
     """A procedure's body: its traced function, or its untraced one while ``i.muted``; each
     generated the first time it is needed."""
     proc = comp.procedures.get(decl.name)

@@ -14,8 +14,15 @@ from typing import Any
 
 from rulekit.book.check_exprs import ENUM_FUNCTIONS, GRAPH_FUNCTIONS
 from rulekit.engine.builtins import BUILTINS
-from rulekit.engine.codegen_runtime import BuiltinSite, GraphSite, ModifierSite, TableSite
-from rulekit.engine.lookups import DiceSite, DrawSite, EnumSite, enum_param, rule_text
+from rulekit.engine.codegen_runtime import GraphSite, ModifierSite, TableSite
+from rulekit.engine.lookups import (
+    BuiltinSite,
+    DiceSite,
+    DrawSite,
+    EnumSite,
+    enum_param,
+    rule_text,
+)
 from rulekit.language import nodes as n
 
 
@@ -66,10 +73,9 @@ class Calls:
         args = self._bind(e, decl.params)
         proc = w.const(comp.procedure(e.func))
         step = f"_stepped(i, {w.const(e.span)})"
-        if self.traced is False:  # untraced: straight to the run unless a default's memo is on
+        if self.traced is False:  # untraced: straight to the run (or its result remembered)
             run = "_run" if comp.procedure(e.func).depth is None else "_remembered"
-            fast, slow = f"{run}({step}, {proc}, {args})", f"_call_untraced({step}, {proc}, {args})"
-            return f"({fast} if i.memo is None else {slow})"
+            return f"{run}({step}, {proc}, {args})"
         invoke = {True: "_call_traced", None: "_call_any"}[self.traced]
         if self.given:
             invoke = "_call_given"
@@ -117,7 +123,7 @@ class Calls:
             assert roll_dim.decl.dice is not None
             throw = comp.table_roll(table, e.span)
         rolled = len(keys) - 1 - keys[::-1].index(None) if None in keys else None
-        site = TableSite(table, comp.lookup_of(table), tuple(dims), rolled, throw, e.span)
+        site = TableSite(table, comp.lookup(table), tuple(dims), rolled, throw, e.span)
         given = "(" + "".join(f"{self.expr(a.value)}, " for a in e.args) + ")"
         invoke = "_table_missing" if missing else "_table"
         return f"{invoke}(_stepped(i, {w.const(e.span)}), {w.const(site)}, {given})"

@@ -18,7 +18,7 @@ class Operators:
     """The operator half of codegen.Gen, which provides what is declared here."""
 
     w: Any  # codegen.Writer
-    comp: Any  # compiler.Compiler
+    comp: Any  # program.Program
     local: frozenset[str]
 
     def expr(self, e: Any) -> str:
@@ -34,7 +34,7 @@ class Operators:
         op = e.op
         if op in ("+", "-", "*"):
             r = w.temp()
-            # a result too big for the closures is too big here: the same error (sized)
+            # a result too big is an error (runtime.sized)
             fast = f"({r} if -_BIG < ({r} := {a} {op} {b}) < _BIG else _sized(i, {r}, {span}))"
             # both sides are evaluated before either is tested: '&' does not short-circuit
             test = f"(type({a} := {left}) is int) & (type({b} := {right}) is int)"
@@ -45,7 +45,7 @@ class Operators:
 
     def _constant(self, e: n.Expr) -> tuple[bool, Any]:
         """Whether ``e`` always gives the same value without any effect, and that value
-        (as rulekit.engine.compiler._constant decides)."""
+        (an enum member written as a name counts, unless a local may shadow it)."""
         if isinstance(e, n.Num | n.Bool):
             return True, e.value
         if isinstance(e, n.Str):

@@ -1,6 +1,8 @@
 """What generated code calls (rulekit.engine.codegen): the slower paths of operators, calls
-of procedures and tables, aggregates. Each does what the closure of the same node does
-(rulekit.engine.compiler and its companions), in the same order.
+of procedures and tables, aggregates, constants and provisional values; the line map that
+locates an error in the rulebook. Rolls, draws, look-ups and builtins are in
+rulekit.engine.lookups, decisions in rulekit.engine.decisions, a procedure's call in
+rulekit.engine.procedures.
 """
 
 from __future__ import annotations
@@ -14,9 +16,7 @@ from attrs import frozen
 from rulekit.book import graph
 from rulekit.book.tables import Cell, CompiledTable, LookupMiss
 from rulekit.engine import lookups
-from rulekit.engine.builtins import BUILTINS, BuiltinError, work
-from rulekit.engine.compile_lookups import _QUICK, _SLOW, _builtin_message
-from rulekit.engine.compile_stmts import _default, _repeats, decided
+from rulekit.engine.decisions import Suggestion, choose
 from rulekit.engine.dice import Die
 from rulekit.engine.lookups import Lookup
 from rulekit.engine.procedures import Procedure, call_traced
@@ -24,7 +24,6 @@ from rulekit.engine.runtime import (
     MAX_NESTING,
     ORDER,
     Frame,
-    Memo,
     TurnEnded,
     charge,
     clamp_track,
@@ -46,7 +45,6 @@ from rulekit.engine.values import (
     RollValue,
     is_number,
     normalize,
-    one_of_a_kind,
     plain,
     show,
     to_json,
@@ -57,8 +55,8 @@ from rulekit.errors import RulekitError, RuleRuntimeError, RuleViolation, error
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
-    from rulekit.engine.compiler import Compiler
     from rulekit.engine.interpreter import Interpreter
+    from rulekit.engine.program import Program
 
 # ---- the source and its line map ----------------------------------------------------------
 
@@ -151,8 +149,8 @@ RUNTIME: dict[str, Any] = {
 
 
 def _join_or_arith(i: Interpreter, a: Any, b: Any, span: n.Span) -> Any:
-    """``a + b`` when not both ints: lists join (a step per item, as the closure charges),
-    numbers add (the closure's slower path)."""
+    """``a + b`` when not both ints: lists join (a step per item), numbers add (the
+    interpreter's slower path)."""
     pa, pb = plain(a), plain(b)
     if isinstance(pa, tuple) and isinstance(pb, tuple):
         charge(i, len(pa) + len(pb), span)
@@ -162,14 +160,14 @@ def _join_or_arith(i: Interpreter, a: Any, b: Any, span: n.Span) -> Any:
 
 def _sized(i: Interpreter, value: int, span: n.Span) -> int:
     """An int result beyond ``_BIG``: kept if it has at most MAX_DIGITS digits, else the
-    error the closures give (runtime.sized)."""
+    error (runtime.sized)."""
     return sized(i, value, span)  # type: ignore[no-any-return]
 
 
 RUNTIME["_join_or_arith"] = _join_or_arith
 RUNTIME["_sized"] = _sized
 RUNTIME["_charge"] = charge
-RUNTIME["_BIG"] = 1 << 64  # as compiler._BIG: a result below it is certainly not too big
+RUNTIME["_BIG"] = 1 << 64  # a result below it is certainly not too big (runtime.sized)
 
 
 def _stepped(i: Interpreter, span: n.Span) -> Interpreter:
@@ -178,28 +176,6 @@ def _stepped(i: Interpreter, span: n.Span) -> Interpreter:
     if i.steps > i.max_steps:
         raise i.over_budget(span)
     return i
-
-
-def _call_untraced(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
-    """A procedure called off the record; while a default that only computes is worked out,
-    the same call gives the same result in as many steps (runtime.Memo)."""
-    memo = i.memo
-    if memo is None:
-        if proc.depth is None:
-            return _run(i, proc, args)
-        return _remembered(i, proc, args)
-    key = (proc, len(i.frames), *map(id, args.values()))
-    hit = memo.calls.get(key)
-    if hit is not None and i.steps + hit[1] <= i.max_steps:
-        i.steps += hit[1]
-        if not one_of_a_kind(hit[0]):
-            memo.reused = True
-        return hit[0]
-    given = tuple(args.values())  # kept with the result, so their ids stay theirs
-    before = i.steps
-    result = _run(i, proc, args)
-    memo.calls[key] = (result, i.steps - before, given)
-    return result
 
 
 _KNOWN_MAX = 100_000  # results remembered per procedure, at most
@@ -389,63 +365,28 @@ def _row(site: TableSite, key: tuple[Any, ...]) -> tuple[Cell, list[str], str | 
 
 
 def _call_any(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
-    """A procedure called from a modifier list, which runs traced or not."""
-    if i.muted:
-        return _call_untraced(i, proc, args)
-    return call_traced(i, proc, args)
-
-
-class BuiltinSite:
-    """A builtin called at one place; with one argument, its quick path first."""
-
-    __slots__ = ("impl", "name", "pick", "quick", "rounding", "span")
-
-    def __init__(self, name: str, rounding: Any, one: bool, span: n.Span) -> None:
-        self.name, self.rounding, self.span = name, rounding, span
-        self.impl = BUILTINS[name].impl
-        self.quick = _QUICK.get(name) if one else None
-        # min(a, b, ...) and max of several values: of ints, Python's (the first of equals)
-        self.pick: Callable[[list[int]], int] | None = None
-        if not one and name in ("min", "max"):
-            self.pick = min if name == "min" else max
-
-
-def _builtin(i: Interpreter, site: BuiltinSite, args: list[Any]) -> Any:
-    """compile_lookups.builtin_call: the arguments were evaluated after the step."""
-    quick = site.quick
-    if quick is not None:
-        result = quick(args[0])
-        if result is not _SLOW:
-            return result
-    else:  # what it costs beyond its own step, charged before it runs (range: per number)
-        pick = site.pick
-        if pick is not None:
-            for arg in args:
-                if type(arg) is not int:
-                    break
-            else:
-                return pick(args)
-        charge(i, work(site.name, args), site.span)
-    try:
-        return normalize(site.impl(args, site.rounding))
-    except BuiltinError as exc:
-        raise i.fail(_builtin_message(site.name, exc), site.span) from None
+    """A procedure called where the code runs traced or not (a modifier list, a default)."""
+    if not i.muted:
+        return call_traced(i, proc, args)
+    if proc.depth is None:
+        return _run(i, proc, args)
+    return _remembered(i, proc, args)
 
 
 def _call_given(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
     """A procedure called by Interpreter.call: it runs, off the record or on it (a run of it
     is what the caller asked for, never a result remembered from another)."""
     if i.muted:
-        return _call_untraced(i, proc, args) if i.memo is not None else _run(i, proc, args)
+        return _run(i, proc, args)
     return call_traced(i, proc, args)
 
 
 class ModifierSite:
-    """A modifier list called at one place: its code is the compiler's, found on first use."""
+    """A modifier list called at one place: its generated function, found on first use."""
 
     __slots__ = ("comp", "name", "rule", "terms_of")
 
-    def __init__(self, comp: Compiler, decl: n.ModifiersDecl) -> None:
+    def __init__(self, comp: Program, decl: n.ModifiersDecl) -> None:
         self.comp, self.name = comp, decl.name
         self.rule = decl.ref.text if decl.ref else None
         self.terms_of: Any = None
@@ -488,7 +429,7 @@ def _not_a_modifier(i: Interpreter, amount: Any, span: n.Span) -> None:
 def _assign_attr(
     i: Interpreter, value: Any, obj: Any, target: tuple[str, ...], op: str, span: n.Span
 ) -> None:
-    """``piece.attr = v`` / ``+=`` / ``-=`` (compile_stmts._assign), the value first."""
+    """``piece.attr = v`` / ``+=`` / ``-=``, the value first."""
     if not isinstance(obj, Entity):
         raise i.fail(f"cannot change '{'.'.join(target)}': {show(obj)} is not a game piece", span)
     attr, attrs = target[-1], obj.attrs
@@ -506,43 +447,6 @@ def _assign_attr(
     if t is type(new) and t in PLAIN_EQ and old == new:
         return  # unchanged: nothing to trace
     i._record_change(f"{obj}.{attr}", old, new)
-
-
-def _suggestion(code: Callable[[Interpreter], Any], mute: bool, remember: bool) -> Any:
-    """A decision's default worked out off the record (compile_stmts._suggestion)."""
-
-    def run(i: Interpreter) -> Any:
-        mark, steps = len(i.trace.events), i.steps
-        muted, memo = i.muted, i.memo
-        i.muted = muted or mute
-        i.memo = Memo() if remember else None
-        try:
-            value = code(i)
-            if i.memo is not None and i.memo.reused and _repeats(value):
-                i.steps, i.memo = steps, None
-                value = code(i)
-            return value
-        finally:
-            i.muted, i.memo = muted, memo
-            del i.trace.events[mark:]
-
-    return run
-
-
-class ChooseSite:
-    __slots__ = ("name", "options_span", "span", "title")
-
-    def __init__(self, name: str, title: str | None, span: n.Span, options_span: n.Span) -> None:
-        self.name, self.title, self.span, self.options_span = name, title, span, options_span
-
-
-def _choose(
-    i: Interpreter, site: ChooseSite, options: Any, default_of: Callable[[Interpreter], Any] | None
-) -> None:
-    """compile_stmts._choose after its step: the options were evaluated first."""
-    options = i._iterate(options, site.options_span)
-    default = _default(i, default_of, options) if default_of is not None else None
-    decided(i, site.name, site.title, site.span, options, default, default_of is not None)
 
 
 class ConstSite:
@@ -596,7 +500,7 @@ def _attr_noted(i: Interpreter, o: Any, name: str, kinds: frozenset[str], span: 
 
 
 def _fill(i: Interpreter, span: n.Span, text: str, parts: tuple[tuple[str, str], ...]) -> str:
-    """A text's placeholders filled in (Compiler.interpolate): each replacement charged by
+    """A text's placeholders filled in: each replacement charged by
     the text's length, so that a text doubled in a loop stops at the step budget."""
     for placeholder, shown in parts:
         text = text.replace(placeholder, shown)
@@ -612,7 +516,8 @@ class GraphSite:
 
 
 def _graph(i: Interpreter, site: GraphSite, first: Any, second: Any, traced: bool | None) -> Any:
-    """compile_lookups.graph_call after its step and arguments; untraced, its note unmade."""
+    """A graph function after its step and arguments, traced as one note (untraced, the
+    note is not made)."""
     func, table = site.func, site.table
     if func == "distance":
         result: Any = graph.distance(table, first, second)
@@ -671,7 +576,7 @@ def _min(values: list[Any]) -> Any:
 
 
 class RollSite:
-    """A roll of one die, no modifier (compile_lookups.roll's commonest case)."""
+    """A roll of one die, no modifier (the commonest roll)."""
 
     __slots__ = ("at", "die", "shown", "span")
 
@@ -680,7 +585,7 @@ class RollSite:
 
 
 def _roll1(i: Interpreter, site: RollSite) -> RollValue:
-    """One die thrown, as compile_lookups.roll throws it (a step included in the
+    """One die thrown, as lookups.throw throws it (a step included in the
     statement's; its event when traced)."""
     die = site.die
     if die is None:
@@ -701,11 +606,11 @@ RUNTIME.update(
     _show=show,
     _graph=_graph,
     _assign_attr=_assign_attr,
-    _suggestion=_suggestion,
-    _choose=_choose,
+    _Suggestion=Suggestion,
+    _choose=choose,
     _call_any=_call_any,
     _call_given=_call_given,
-    _builtin=_builtin,
+    _builtin=lookups.builtin,
     _total_untraced=_total_untraced,
     _total_traced=_total_traced,
     _total_any=_total_any,
@@ -724,7 +629,6 @@ RUNTIME.update(
     _table=_table,
     _stepped=_stepped,
     _call_traced=call_traced,
-    _call_untraced=_call_untraced,
     _run=_run,
     _remembered=_remembered,
     _roll1=_roll1,

@@ -5,11 +5,13 @@ calls): each runs after the generated code evaluated its operands, in the rulebo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from attrs import evolve
 
 from rulekit.book.tables import CompiledTable, LookupMiss
+from rulekit.engine.builtins import BUILTINS, BuiltinError, work
 from rulekit.engine.dice import Die, Unthrown, throw_dice
 from rulekit.engine.runtime import Frame, charge
 from rulekit.engine.trace import DrawEvent, LookupEvent, NoteEvent, RollEvent, Term
@@ -324,6 +326,64 @@ def enum_param(vocab: Any, param: n.Param, span: n.Span) -> EnumParam | None:
     except Exception:  # a type that does not resolve fails only when a text comes
         pass
     return EnumParam(vocab, param, span)
+
+
+# ---- builtins ------------------------------------------------------------------------------
+
+_SLOW = object()
+
+
+# The commonest one-argument builtins on their commonest values; anything else, the builtin.
+_QUICK: dict[str, Callable[[Any], Any]] = {
+    "count": lambda v: len(v) if type(v) is tuple else _SLOW,
+    "abs": lambda v: abs(v) if type(v) is int else _SLOW,
+    "ord": lambda v: v.index if type(v) is EnumValue else _SLOW,
+    "first": lambda v: (normalize(v[0]) if v else None) if type(v) is tuple else _SLOW,
+    "last": lambda v: (normalize(v[-1]) if v else None) if type(v) is tuple else _SLOW,
+}
+
+
+class BuiltinSite:
+    """A builtin called at one place; with one argument, its quick path first."""
+
+    __slots__ = ("impl", "name", "pick", "quick", "rounding", "span")
+
+    def __init__(self, name: str, rounding: Any, one: bool, span: n.Span) -> None:
+        self.name, self.rounding, self.span = name, rounding, span
+        self.impl = BUILTINS[name].impl
+        self.quick = _QUICK.get(name) if one else None
+        # min(a, b, ...) and max of several values: of ints, Python's (the first of equals)
+        self.pick: Callable[[list[int]], int] | None = None
+        if not one and name in ("min", "max"):
+            self.pick = min if name == "min" else max
+
+
+def builtin(i: Interpreter, site: BuiltinSite, args: list[Any]) -> Any:
+    """A builtin called: its arguments were evaluated after its step."""
+    quick = site.quick
+    if quick is not None:
+        result = quick(args[0])
+        if result is not _SLOW:
+            return result
+    else:  # what it costs beyond its own step, charged before it runs (range: per number)
+        pick = site.pick
+        if pick is not None:
+            for arg in args:
+                if type(arg) is not int:
+                    break
+            else:
+                return pick(args)
+        charge(i, work(site.name, args), site.span)
+    try:
+        return normalize(site.impl(args, site.rounding))
+    except BuiltinError as exc:
+        raise i.fail(_builtin_message(site.name, exc), site.span) from None
+
+
+def _builtin_message(name: str, exc: BuiltinError) -> str:
+    """The builtin's message, named once (some messages already start with their call)."""
+    text = str(exc)
+    return text if text.startswith(f"{name}(") else f"{name}(): {text}"
 
 
 # ---- table look-ups ------------------------------------------------------------------------
