@@ -179,8 +179,11 @@ class Gen(Operators, Calls):
         self.comp = comp
         self.traced = traced
         self.local = local  # the names that may be locals of the procedure
-        # its parameters: always among its locals (bound on entry, never unbound)
-        self.params = params
+        # names certainly among its locals here, read without a test: its parameters
+        # (bound on entry), then what a statement binds for the statements after it in the
+        # same block (a local is never unbound: a comprehension restores what it hides)
+        self.known: set[str] = set(params)
+        self.tracking = True  # codegen_blocks: a block is entered from anywhere, knowing none
         self.w = Writer()
         # the rule reference i.ref certainly holds here, if known: a call restores it, so
         # in straight-line code only a statement citing another rule needs to set it again
@@ -199,13 +202,21 @@ class Gen(Operators, Calls):
     def block(
         self, body: tuple[n.Stmt, ...], inherited: n.RuleRef | None, rule: n.RuleRef | None
     ) -> None:
+        """A nested body: what it binds is known only inside it (it may not run)."""
         if not body:
             self.w.line("pass")
         self.ref_held = _UNKNOWN  # a loop's body begins again after its end
+        known = set(self.known)
         for s in body:
             self.statement(s, inherited, rule)
             if not isinstance(s, _STRAIGHT):
                 self.ref_held = _UNKNOWN  # branches, loops, decisions, helpers
+        self.known = known
+
+    def _bound_here(self, name: str) -> None:
+        """``name`` is certainly a local from here on (in this block)."""
+        if self.tracking:
+            self.known.add(name)
 
     def _step(self, span: n.Span, ref: n.RuleRef | None) -> None:
         w = self.w
@@ -235,6 +246,7 @@ class Gen(Operators, Calls):
                 )
             else:
                 w.line(f"L[{s.name!r}] = {value}")
+            self._bound_here(s.name)
         elif isinstance(s, n.Return):
             self._step(s.span, here)
             w.line(f"return ({self.expr(s.value) if s.value is not None else 'None'},)")
@@ -258,7 +270,10 @@ class Gen(Operators, Calls):
             w.line(f"for {t} in i._iterate({source}, {w.const(s.iterable.span)}):")
             w.level += 1
             w.line(f"L[{s.var!r}] = {t}")
+            known = set(self.known)
+            self._bound_here(s.var)
             self.block(s.body, s.ref or inherited, rule)
+            self.known = known
             w.level -= 1
         elif isinstance(s, n.Require):
             cited = s.ref or rule
@@ -284,7 +299,9 @@ class Gen(Operators, Calls):
             self._step(s.span, here)
             value, head, span = self.expr(s.value), s.target[0], w.const(s.span)
             obj = f"i._name_value({head!r}, {span})"
-            if head in self.local:
+            if head in self.known:
+                obj = f"L[{head!r}]"
+            elif head in self.local:
                 obj = f"(L[{head!r}] if {head!r} in L else {obj})"
             for name in s.target[1:-1]:
                 obj = f"i._attr({obj}, {name!r}, {span})"
@@ -292,6 +309,7 @@ class Gen(Operators, Calls):
         elif isinstance(s, n.Choose):
             self._step(s.span, here)
             self._choose(s)
+            self._bound_here(s.name)
         elif isinstance(s, n.EndTurn):
             cited = s.ref or rule
             self._step(s.span, here)
@@ -346,8 +364,13 @@ class Gen(Operators, Calls):
                 if fast is not None
                 else slow
             )
+        if head in self.known:  # certainly a local
+            w.line(f"{old} = L[{head!r}]")
+            w.line(f"L[{head!r}] = {combined}")
+            return
         if head not in self.comp.book.states and head not in self.comp.book.tracks:
-            # a local: the state holds no other names (see _member)
+            # a local: the state holds no other names (see _member); one from here on
+            self._bound_here(head)
             w.line(f"if {head!r} in L:")
             w.line(f"    {old} = L[{head!r}]")
             w.line(f"    L[{head!r}] = {combined}")
@@ -488,7 +511,9 @@ class Gen(Operators, Calls):
             fallback = self._fallback(head, span, None)
             noted = f"_state_noted(i, {head!r}, {w.const(note)})"
             value = f"({noted} if {head!r} in i.state.values else {fallback})"
-            if head in self.local:
+            if head in self.known:
+                value = f"L[{head!r}]"
+            elif head in self.local:
                 value = f"(L[{head!r}] if {head!r} in L else {value})"
             for attr in attrs:
                 value = f"i._attr({value}, {attr!r}, {w.const(span)})"
@@ -539,7 +564,7 @@ class Gen(Operators, Calls):
         name = e.id
         if name in self.bound:
             return self.bound[name]
-        if name in self.params:
+        if name in self.known:
             return f"L[{name!r}]"
         member = self._member(e)  # an enum member, unless a local shadows it
         value = self._nonlocal(e) if member is None else self.w.const(member)
@@ -601,7 +626,7 @@ class Gen(Operators, Calls):
         comp, w = self.comp, self.w
         if isinstance(e.obj, n.Name) and e.obj.id in self.bound:
             obj = self.bound[e.obj.id]
-        elif isinstance(e.obj, n.Name) and e.obj.id in self.params:
+        elif isinstance(e.obj, n.Name) and e.obj.id in self.known:
             obj = f"L[{e.obj.id!r}]"
         elif isinstance(e.obj, n.Name):  # a local, else a state variable, constant...
             h = e.obj.id

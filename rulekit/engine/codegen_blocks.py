@@ -86,6 +86,7 @@ class _Builder:
         self.decl = decl
         self.comp = comp
         self.gen = Gen(comp, False, may_be_local(decl.params, decl.body))
+        self.gen.tracking = False  # a block is entered from a situation: no local is known
         self.w: Writer = self.gen.w
         self.count = 0
         self.loops = 0  # `for each` loops cut into blocks (their hidden locals' numbers)
