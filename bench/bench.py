@@ -55,7 +55,6 @@ from rulekit.engine.dice import SeededDice  # noqa: E402
 from rulekit.engine.interpreter import Interpreter  # noqa: E402
 from rulekit.engine.policy import DefaultPolicy  # noqa: E402
 from rulekit.engine.session import bind_inputs, resolve  # noqa: E402
-from rulekit.play.differential import engine  # noqa: E402
 from rulekit.play.runner import new_game  # noqa: E402
 from rulekit.play.simulate import simulate  # noqa: E402
 
@@ -117,7 +116,7 @@ def bench_reference(book: Checked, n: int, traced: bool = True) -> tuple[float, 
 def bench_combat_round(book: Checked, n: int, traced: bool = True) -> tuple[float, float]:
     """Seconds per combat round over n seeds: the whole resolve, and the call alone."""
     given = str(SPEARFISH)
-    resolve(book, "combat_round", given=given, seed=0)  # closures built on first use
+    resolve(book, "combat_round", given=given, seed=0)  # code generated on first use
     start = time.perf_counter()
     for seed in range(n):
         resolve(book, "combat_round", given=given, seed=seed)
@@ -172,35 +171,32 @@ def default_run() -> None:
 
 # ---- 5. exact probabilities: bench/bench_exact.py ------------------------------------------
 
-ENGINES = (  # (label, generated source?, traced?)
-    ("closures, traced", False, True),
-    ("generated, traced", True, True),
-    ("generated, untraced", True, False),
+ENGINES = (  # (label, traced?)
+    ("generated, traced", True),
+    ("generated, untraced", False),
 )
 
 
 def bench_interpreter(rows: list[tuple[str, str]], quick: bool) -> None:
     book = load_and_check(SW)
     calls, rounds = (200, 1) if quick else (5_000, 5)
-    for label, generated, traced in ENGINES:
-        with engine(generated):
-            bench_reference(book, 50, traced)  # code generated on first use
-            # the best of several rounds: the machine may be busy with other work
-            ours, ref = map(
-                min,
-                zip(*(bench_reference(book, calls, traced) for _ in range(rounds)), strict=True),
-            )
+    for label, traced in ENGINES:
+        bench_reference(book, 50, traced)  # code generated on first use
+        # the best of several rounds: the machine may be busy with other work
+        ours, ref = map(
+            min,
+            zip(*(bench_reference(book, calls, traced) for _ in range(rounds)), strict=True),
+        )
         rows.append(
             (f"[6.0] phase, rulekit {label} (per call)", f"{ours * 1e6:.1f} µs = {ours / ref:.0f}x")
         )
     rows.append(("[6.0] phase, hand-written Python (per call)", f"{ref * 1e6:.2f} µs"))
     wolves = load_and_check(ROOT / "rulebooks" / "steel_wolves_like")
-    for label, generated, traced in ENGINES:
-        with engine(generated):
-            bench_aa(wolves, 50, traced)  # code generated on first use
-            ours, ref = map(
-                min, zip(*(bench_aa(wolves, calls, traced) for _ in range(rounds)), strict=True)
-            )
+    for label, traced in ENGINES:
+        bench_aa(wolves, 50, traced)  # code generated on first use
+        ours, ref = map(
+            min, zip(*(bench_aa(wolves, calls, traced) for _ in range(rounds)), strict=True)
+        )
         rows.append(
             (
                 f"[A2] AA attack, rulekit {label} (per call)",
@@ -208,14 +204,13 @@ def bench_interpreter(rows: list[tuple[str, str]], quick: bool) -> None:
             )
         )
     rows.append(("[A2] AA attack, hand-written Python (per call)", f"{ref * 1e6:.2f} µs"))
-    for label, generated, traced in ENGINES:
-        with engine(generated):
-            bench_combat_round(book, 3, traced)
-            runs = 10 if quick else 100
-            whole, call = map(
-                min,
-                zip(*(bench_combat_round(book, runs, traced) for _ in range(rounds)), strict=True),
-            )
+    for label, traced in ENGINES:
+        bench_combat_round(book, 3, traced)
+        runs = 10 if quick else 100
+        whole, call = map(
+            min,
+            zip(*(bench_combat_round(book, runs, traced) for _ in range(rounds)), strict=True),
+        )
         if traced:
             rows.append((f"combat round, `resolve` with --given, {label}", f"{whole * 1e3:.2f} ms"))
         rows.append((f"  the combat_round call alone, {label}", f"{call * 1e3:.2f} ms"))

@@ -1,8 +1,11 @@
-"""Procedures generated as Python source (rulekit.engine.codegen) against the closures.
+"""Procedures generated as Python source (rulekit.engine.codegen): the one engine.
 
-One engine: the generated code must write byte-identical JSON traces. Here a sample of
-seeds of every bundled scenario; bench/differential.py plays hundreds. The generated engine
-is the default; the whole suite also runs under the closures alone (RULEKIT_ENGINE=closures).
+The closures that ran procedures before were compared with the generated code here, trace
+for trace (byte-identical JSON on seeds of every bundled scenario, and the Spearfish combat
+round), until every node kind was generated; then the closures went. What guards the traces
+now: the syrupy snapshots (tests/__snapshots__), the worked examples, the traced-against-
+untraced games below (the same dice, decisions, provisional values and end), and the
+same game played twice writing the same trace.
 """
 
 from __future__ import annotations
@@ -15,59 +18,41 @@ from pathlib import Path
 
 import attrs
 import pytest
-from conftest import EXAMPLES, RULEBOOKS, run_cli
+from conftest import RULEBOOKS, run_cli
 
 from rulekit.book.checker import Checked, load
 from rulekit.engine import codegen
-from rulekit.engine.dice import SeededDice
 from rulekit.engine.interpreter import Interpreter
-from rulekit.engine.session import resolve
 from rulekit.errors import RuleRuntimeError
 from rulekit.language import nodes as n
-from rulekit.play.differential import engine, played
-
-SCENARIOS = [
-    ("silent_war", "short_campaign", 1),
-    ("silent_war", "patrol", 2),
-    ("gato_leader", None, 2),
-    ("attack_sub", None, 2),
-    ("eots_submarine_warfare", "campaign_1941", 3),
-    ("eots_submarine_warfare", "campaign_1944", 3),
-    ("steel_wolves_like", None, 4),
-]
 
 
-@pytest.mark.parametrize(("book", "scenario", "seeds"), SCENARIOS)
-def test_generated_games_trace_as_the_closures(book: str, scenario: str | None, seeds: int) -> None:
+def _played(checked: Checked, scenario: str | None, seed: int) -> str:
+    """The JSON trace of one game as `rulekit run --trace` writes it, and how it ended."""
+    from rulekit.play.runner import new_game
+
+    game = new_game(checked, scenario, seed, "default")
+    out = io.StringIO()
+    result = game.play(None, trace=out)
+    return out.getvalue() + f"end {result.ended} {result.state_hash}\n"
+
+
+@pytest.mark.parametrize(("book", "scenario"), [("silent_war", "patrol"), ("gato_leader", None)])
+def test_a_game_played_again_writes_the_same_trace(book: str, scenario: str | None) -> None:
     checked = load(str(RULEBOOKS / book))
-    for seed in range(seeds):
-        closures = played(checked, scenario, seed, generated=False)
-        generated = played(checked, scenario, seed, generated=True)
-        assert closures.count("\n") > 10  # a game was played
-        assert generated == closures, f"{book} {scenario} seed {seed}"
+    first = _played(checked, scenario, 1)
+    assert first.count("\n") > 10  # a game was played
+    assert _played(checked, scenario, 1) == first
 
 
-def _resolved(checked: Checked, name: str, given: str | None, seed: int, gen: bool) -> str:
-    with engine(gen):
-        outcome = resolve(checked, name, given=given, seed=seed)
-    return json.dumps(outcome.trace.to_json(), sort_keys=True, ensure_ascii=False)
-
-
-def test_generated_combat_round_traces_as_the_closures(silent_war: Checked) -> None:
-    given = str(EXAMPLES / "silent_war" / "spearfish_14_15.toml")
-    for seed in range(20):
-        closures = _resolved(silent_war, "combat_round", given, seed, False)
-        assert _resolved(silent_war, "combat_round", given, seed, True) == closures
-
-
-def test_the_switch_selects_the_engine(silent_war: Checked) -> None:
-    with engine(True):
-        interp = Interpreter(silent_war, SeededDice(1))
+def test_generated_functions_call_no_closures(silent_war: Checked) -> None:
+    """What generated code holds as constants are values and runtime sites, never a
+    function made per node (the closures are gone)."""
+    interp = Interpreter(silent_war)
     interp.call("torpedo_improvement_phase", {})
-    assert "torpedo_improvement_phase" in interp.code.generated
-    with engine(False):
-        other = Interpreter(silent_war, SeededDice(1))
-    assert other.code is not interp.code and not other.code.generated
+    made = codegen.procedure(interp.code, silent_war.book.procedures["combat_round"], True)
+    held = [v for k, v in made.function.__globals__.items() if k.startswith("_k")]
+    assert held and not any(getattr(v, "__closure__", None) for v in held)
 
 
 # ---- nothing from a rulebook enters the source but as a repr() or a mangled name -------------
@@ -97,14 +82,9 @@ procedure main -> text [1.0]
 
 def test_odd_names_and_strings_run_and_print_exactly(make_rulebook: Callable[..., Path]) -> None:
     book = str(make_rulebook(ODD))
-    outputs = []
-    for gen in (False, True):
-        with engine(gen):
-            result = run_cli("resolve", book, "main", "--seed", "1", "--json")
-        assert result.exit_code == 0, result.stdout + result.stderr
-        outputs.append(result.stdout)
-    assert outputs[0] == outputs[1]
-    data = json.loads(outputs[1])
+    result = run_cli("resolve", book, "main", "--seed", "1", "--json")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    data = json.loads(result.stdout)
     assert data["result"] == "x\"y\\z __import__('os').system('echo pwned') {{}} é"
     notes = [e["text"] for e in data["trace"] if e["event"] == "note"]
     assert notes == ['é "quoted" \\ back 6 魚', 'mood très "fâché" \\n {}']
@@ -126,8 +106,7 @@ def test_strings_with_newlines_and_quotes_are_constants(silent_war: Checked) -> 
     decl = silent_war.book.procedures["torpedo_improvement_phase"]
     body = (n.Return(n.ListLit((n.Str(evil), n.Num(1))), span=decl.body[0].span),)
     made = attrs.evolve(decl, body=body)
-    with engine(True):
-        comp = Interpreter(silent_war).code
+    comp = Interpreter(silent_war).code
     generated = codegen.procedure(comp, made, traced=True)
     assert repr(evil) in generated.source
     assert generated.source.count("\n") == len(generated.spans)
@@ -137,8 +116,7 @@ def test_strings_with_newlines_and_quotes_are_constants(silent_war: Checked) -> 
 
 def test_generated_source_is_deterministic(silent_war: Checked) -> None:
     decl = silent_war.book.procedures["combat_round"]
-    with engine(True):
-        comp = Interpreter(silent_war).code
+    comp = Interpreter(silent_war).code
     first = codegen.procedure(comp, decl, traced=True).source
     assert codegen.procedure(comp, decl, traced=True).source == first
 
@@ -153,15 +131,10 @@ def test_errors_in_generated_code_point_at_the_rulebook(
         'rulebook "T"\ndice d6 = 1..6\nprocedure p(x: int) [1.0]\n'
         "    let y = x + 1\n    return 6 / (x - 2)\n"
     )
-    errors = []
-    for gen in (False, True):
-        with engine(gen):
-            result = run_cli("resolve", str(book), "p", "--at", "x=2")
-        assert result.exit_code == 1
-        assert "Traceback" not in result.stderr
-        errors.append(result.stderr)
-    assert errors[0] == errors[1]
-    assert "rulebook.rk:5:12: error: division by zero" in errors[1]
+    result = run_cli("resolve", str(book), "p", "--at", "x=2")
+    assert result.exit_code == 1
+    assert "Traceback" not in result.stderr
+    assert "rulebook.rk:5:12: error: division by zero" in result.stderr
 
 
 def test_an_unexpected_python_error_is_located_in_the_rulebook(
@@ -176,8 +149,7 @@ def test_an_unexpected_python_error_is_located_in_the_rulebook(
     def broken(*args: object) -> bool:
         raise TypeError("a bug")
 
-    with engine(True):
-        interp = Interpreter(checked)
+    interp = Interpreter(checked)
     monkeypatch.setattr(interp, "_order", broken)
     with pytest.raises(RuleRuntimeError) as caught:
         interp.call("p", {"x": Fraction(1, 2)})  # y > 3 asks _order: not two ints
@@ -207,8 +179,7 @@ def test_compile_prints_traced_and_untraced_code() -> None:
 # ---- untraced runs (simulate, prob) end as traced ones ---------------------------------------
 
 
-@pytest.mark.parametrize("generated", [False, True])
-def test_untraced_games_end_as_traced_ones(generated: bool) -> None:
+def test_untraced_games_end_as_traced_ones() -> None:
     """simulate and prob run untraced (``interp.muted``): the same dice, decisions, state."""
     from rulekit.play.runner import new_game
 
@@ -217,8 +188,7 @@ def test_untraced_games_end_as_traced_ones(generated: bool) -> None:
         for seed in range(seeds):
             ends = []
             for muted in (False, True):
-                with engine(generated):
-                    game = new_game(checked, None, seed)
+                game = new_game(checked, None, seed)
                 game.interp.muted = muted
                 out = io.StringIO()
                 result = game.play(trace=out)

@@ -33,10 +33,10 @@ from rulekit.analysis.situations import (
 )
 from rulekit.book.checker import Checked
 from rulekit.engine.codegen_blocks import blocks
-from rulekit.engine.compiler import compiler_for
 from rulekit.engine.dice import DiceNeeded
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET
 from rulekit.engine.policy import DefaultPolicy, Policy
+from rulekit.engine.program import program_for
 from rulekit.errors import InputError, error
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
 
@@ -131,7 +131,7 @@ def advise_by_situations(
     max_situations: int = DEFAULT_MAX_SITUATIONS,
 ) -> Advice:
     """Expectimax over ``question``'s procedure by its situations (``--of`` is the goal)."""
-    comp = compiler_for(checked, generating=True)
+    comp = program_for(checked)
     decl = checked.book.procedures[question.target.name]
     runner = _AdviceRunner(checked, question, blocks(comp, decl), max_steps, answered or set())
     while True:

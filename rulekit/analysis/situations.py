@@ -38,9 +38,9 @@ from rulekit.analysis.outcomes import (
 )
 from rulekit.book.checker import Checked
 from rulekit.engine.codegen_blocks import END, Blocks, Enter, blocks
-from rulekit.engine.compiler import compiler_for
 from rulekit.engine.dice import DiceNeeded, Die, kept_outcomes
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
+from rulekit.engine.program import program_for
 from rulekit.engine.reach import names_reached
 from rulekit.engine.runtime import MAX_NESTING, Frame, GameState, TurnEnded
 from rulekit.engine.values import Entity, Followed, RecordValue, clone, unwrap
@@ -195,7 +195,7 @@ def solve_by_situations(
 ) -> Distribution:
     """The exact distribution of a procedure's result (or ``--of``), situation by
     situation. ``max_paths`` bounds the paths of dice between two situations."""
-    comp = compiler_for(checked, generating=True)
+    comp = program_for(checked)
     decl = checked.book.procedures[question.target.name]
     runner = _Runner(checked, question, blocks(comp, decl), max_steps)
     while True:
@@ -313,7 +313,7 @@ class _Runner:
         self.question = question
         self.program = program
         self.interp = Interpreter(checked, PathDice([]), max_steps=max_steps)
-        self.interp.code = compiler_for(checked, generating=True)
+        self.interp.code = program_for(checked)
         self.interp.muted = True  # untraced: only values and provisional values are read
         self.args: dict[str, Any] = {}
         self.inputs: dict[str, Any] = {}  # the inputs of the run under way
@@ -428,7 +428,6 @@ class _Runner:
             used.clear()
             used.update(s.answered)
         i.steps = 0
-        i.memo = None
         i.decisions = 0
         i.trace.events.clear()
         self.defaults.start = id(s)

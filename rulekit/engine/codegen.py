@@ -1,10 +1,11 @@
 """Procedures generated as Python source, one function per procedure and trace mode.
 
-The closures of rulekit.engine.compiler call one Python function per AST node; here a
-procedure's body becomes the text of one Python function (jinja's CodeGenerator is the
+A procedure's body becomes the text of one Python function (jinja's CodeGenerator is the
 model: a writer of indented lines that notes, for each line, the node it came from), compiled
-once per checked rulebook. The function does what the closures do, in the same order: the
-same values, steps, rule references, trace events, dice throws, decisions and errors.
+once per checked rulebook (rulekit.engine.program keeps them). It does what the rulebook
+says, in its order: values, steps, rule references, trace events, dice throws, decisions and
+errors. An expression run in whatever frame is current (a phase of the sequence of play, a
+table's follow-up action, a constant's value) is a function of its own (``expression``).
 
 The trace is chosen when the code is generated: each procedure has a traced function (its
 check, value and note events written) and an untraced one (run while ``i.muted``: working out
@@ -12,52 +13,58 @@ a decision's default, a quiet helper). Nothing from a rulebook enters the source
 the ``repr()`` of a str, int or bool, or as a constant held in the function's namespace under
 a generated name (``_k3``); rulebook names never become identifiers. Every line knows the
 rulebook span it came from (``Generated.where``).
-
-Node kinds the generator does not write out yet run as the closure the compiler builds for
-them, called from the generated code (``_k7(i)``): the two share the interpreter's state, so
-mixing them changes nothing that is observable.
+Calls are written by rulekit.engine.codegen_calls, operators by rulekit.engine.codegen_ops;
+what the generated code calls is in rulekit.engine.codegen_runtime and its companions.
 """
 
 from __future__ import annotations
 
 import itertools
 import linecache
-import os
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from rulekit.book.check_exprs import ENUM_FUNCTIONS, GRAPH_FUNCTIONS, placeholders
-from rulekit.engine import compile_stmts as stmts
+from rulekit.book.check_exprs import placeholders
 from rulekit.engine.builtins import BUILTINS
+from rulekit.engine.codegen_calls import Calls
 from rulekit.engine.codegen_ops import Operators
 from rulekit.engine.codegen_runtime import (
     AGGREGATES,
     BY_FILE,
     RUNTIME,
-    BuiltinSite,
-    ChooseSite,
     Generated,
-    GraphSite,
-    ModifierSite,
     RollSite,
-    TableSite,
     located,
     mangle,
 )
-from rulekit.engine.reach import contains, may_decide, pure
+from rulekit.engine.decisions import ChooseSite
+from rulekit.engine.reach import contains, may_decide
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
-    from rulekit.engine.compiler import Compiler
     from rulekit.engine.interpreter import Interpreter
+    from rulekit.engine.program import Program
 
 Body = Callable[["Interpreter"], "tuple[Any] | None"]
 
 
-def enabled() -> bool:
-    """Whether procedures run as generated source (the default) or as closures alone
-    (RULEKIT_ENGINE=closures: kept for the differential tests until the closures go)."""
-    return os.environ.get("RULEKIT_ENGINE", "generated") != "closures"
+class Slot:
+    """An argument given by the caller of Interpreter.call: the n-th of ``interp.given``."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.span = n.NO_SPAN
+
+
+class _EveryName(frozenset[str]):
+    """The names that may be locals where any may be (an expression run in whatever frame
+    is current: a phase of the sequence of play, a table's action, a constant's value)."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+
+EVERY_NAME = _EveryName()
 
 
 # ---- the source and its line map ----------------------------------------------------------
@@ -106,7 +113,7 @@ class Writer:
 # ---- procedures ---------------------------------------------------------------------------
 
 
-def procedure(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
+def procedure(comp: Program, decl: n.ProcedureDecl, traced: bool) -> Generated:
     """The body of a procedure as one function ``(i) -> None | (result,)``."""
     gen = Gen(comp, traced, _may_be_local(comp, decl), frozenset(p.name for p in decl.params))
     fname = f"{'traced' if traced else 'untraced'}_{mangle(decl.name)}"
@@ -136,21 +143,35 @@ def finish(w: Writer, fname: str) -> Generated:
     return generated
 
 
+def expression(comp: Program, e: Any, given: bool = False) -> Generated:
+    """An expression as a function ``(i) -> value`` run in the current frame, traced or not
+    as ``i.muted`` says (``given``: Interpreter.call's call, with the arguments it was given)."""
+    gen = Gen(comp, None, EVERY_NAME)
+    gen.given = given
+    w = gen.w
+    w.span = getattr(e, "span", None)
+    w.line("def expression(i):")
+    w.level += 1
+    w.line("L = i.locals")
+    w.line(f"return {gen.expr(e)}")
+    return finish(w, "expression")
+
+
 _SERIAL = itertools.count(1)
 _UNKNOWN = object()
 # statements after which i.ref still holds what their step set (calls restore it)
 _STRAIGHT = (n.Let, n.Return, n.ExprStmt, n.Require, n.NoteStmt, n.Pass, n.Assign)
 
 
-class Gen(Operators):
+class Gen(Operators, Calls):
     """Writes the statements and expressions of one procedure."""
 
     w: Writer
-    comp: Compiler
+    comp: Program
 
     def __init__(
         self,
-        comp: Compiler,
+        comp: Program,
         traced: bool | None,
         local: frozenset[str],
         params: frozenset[str] = frozenset(),
@@ -158,8 +179,11 @@ class Gen(Operators):
         self.comp = comp
         self.traced = traced
         self.local = local  # the names that may be locals of the procedure
-        # its parameters: always among its locals (bound on entry, never unbound)
-        self.params = params
+        # names certainly among its locals here, read without a test: its parameters
+        # (bound on entry), then what a statement binds for the statements after it in the
+        # same block (a local is never unbound: a comprehension restores what it hides)
+        self.known: set[str] = set(params)
+        self.tracking = True  # codegen_blocks: a block is entered from anywhere, knowing none
         self.w = Writer()
         # the rule reference i.ref certainly holds here, if known: a call restores it, so
         # in straight-line code only a statement citing another rule needs to set it again
@@ -167,6 +191,7 @@ class Gen(Operators):
         # names certainly holding a Python variable of the function being written: a
         # comprehension's item (nothing in it can rebind it but a draw)
         self.bound: dict[str, str] = {}
+        self.given = False
 
     # ---- statements ----------------------------------------------------------------------
 
@@ -177,13 +202,21 @@ class Gen(Operators):
     def block(
         self, body: tuple[n.Stmt, ...], inherited: n.RuleRef | None, rule: n.RuleRef | None
     ) -> None:
+        """A nested body: what it binds is known only inside it (it may not run)."""
         if not body:
             self.w.line("pass")
         self.ref_held = _UNKNOWN  # a loop's body begins again after its end
+        known = set(self.known)
         for s in body:
             self.statement(s, inherited, rule)
             if not isinstance(s, _STRAIGHT):
-                self.ref_held = _UNKNOWN  # branches, loops, decisions, closures
+                self.ref_held = _UNKNOWN  # branches, loops, decisions, helpers
+        self.known = known
+
+    def _bound_here(self, name: str) -> None:
+        """``name`` is certainly a local from here on (in this block)."""
+        if self.tracking:
+            self.known.add(name)
 
     def _step(self, span: n.Span, ref: n.RuleRef | None) -> None:
         w = self.w
@@ -202,7 +235,7 @@ class Gen(Operators):
         if isinstance(s, n.Let):
             self._step(s.span, here)
             value = self.expr(s.value)
-            shown = s.ref is not None and not stmts._traced_itself(s.value)
+            shown = s.ref is not None and not _traced_itself(s.value)
             if shown and self.traced:
                 assert s.ref is not None
                 t = w.temp()
@@ -213,6 +246,7 @@ class Gen(Operators):
                 )
             else:
                 w.line(f"L[{s.name!r}] = {value}")
+            self._bound_here(s.name)
         elif isinstance(s, n.Return):
             self._step(s.span, here)
             w.line(f"return ({self.expr(s.value) if s.value is not None else 'None'},)")
@@ -236,7 +270,10 @@ class Gen(Operators):
             w.line(f"for {t} in i._iterate({source}, {w.const(s.iterable.span)}):")
             w.level += 1
             w.line(f"L[{s.var!r}] = {t}")
+            known = set(self.known)
+            self._bound_here(s.var)
             self.block(s.body, s.ref or inherited, rule)
+            self.known = known
             w.level -= 1
         elif isinstance(s, n.Require):
             cited = s.ref or rule
@@ -262,7 +299,9 @@ class Gen(Operators):
             self._step(s.span, here)
             value, head, span = self.expr(s.value), s.target[0], w.const(s.span)
             obj = f"i._name_value({head!r}, {span})"
-            if head in self.local:
+            if head in self.known:
+                obj = f"L[{head!r}]"
+            elif head in self.local:
                 obj = f"(L[{head!r}] if {head!r} in L else {obj})"
             for name in s.target[1:-1]:
                 obj = f"i._attr({obj}, {name!r}, {span})"
@@ -270,15 +309,21 @@ class Gen(Operators):
         elif isinstance(s, n.Choose):
             self._step(s.span, here)
             self._choose(s)
-        else:  # written by the closure compiler (choose, assignments)
-            code = w.const(stmts.statement(self.comp, s, inherited, rule))
-            t = w.temp()
-            w.line(f"{t} = {code}(i)")
-            w.line(f"if {t} is not None: return {t}")
+            self._bound_here(s.name)
+        elif isinstance(s, n.EndTurn):
+            cited = s.ref or rule
+            self._step(s.span, here)
+            text = "the turn ends" + (f": {s.reason}" if s.reason else "")
+            if self.traced:
+                c = cited.text if cited else None
+                w.line(f"i.trace.events.append(_NoteEvent(i.depth, {w.const(text)}, {c!r}))")
+            w.line("raise _TurnEnded")
+        else:  # a statement that does nothing but its step
+            self._step(s.span, here)
 
     def _choose(self, s: n.Choose) -> None:
-        """A decision (compile_stmts._choose); its default is worked out off the record by
-        a helper function that asks ``i.muted`` (it may run traced or not)."""
+        """A decision; its default is worked out off the record by a helper function that
+        asks ``i.muted`` (it may run traced or not)."""
         w, comp = self.w, self.comp
         default = None
         if s.default is not None:
@@ -292,15 +337,14 @@ class Gen(Operators):
             finally:
                 self.w, self.traced, self.bound = outer, traced, bound
             mute = not may_decide(comp.book, comp.tables, s.default)
-            remember = pure(comp.book, comp.tables, s.default)
-            sub.line(f"{default}_default = _suggestion({default}, {mute!r}, {remember!r})")
+            sub.line(f"{default}_default = _Suggestion({default}, {mute!r})")
             default = f"{default}_default"
         site = w.const(ChooseSite(s.name, s.title, s.span, s.options.span))
         w.line(f"_choose(i, {site}, {self.expr(s.options)}, {default or 'None'})")
 
     def _assign_variable(self, s: n.Assign) -> None:
         """``x = v``, ``x += v``: a local, else a state variable (a track clamped to its
-        ends, the change traced), else a new local (compile_stmts._assign)."""
+        ends, the change traced), else a new local."""
         w, head = self.w, s.target[0]
         value, old, new, values = w.temp(), w.temp(), w.temp(), w.temp()
         w.line(f"{value} = {self.expr(s.value)}")
@@ -320,8 +364,13 @@ class Gen(Operators):
                 if fast is not None
                 else slow
             )
+        if head in self.known:  # certainly a local
+            w.line(f"{old} = L[{head!r}]")
+            w.line(f"L[{head!r}] = {combined}")
+            return
         if head not in self.comp.book.states and head not in self.comp.book.tracks:
-            # a local: the state holds no other names (see _member)
+            # a local: the state holds no other names (see _member); one from here on
+            self._bound_here(head)
             w.line(f"if {head!r} in L:")
             w.line(f"    {old} = L[{head!r}]")
             w.line(f"    L[{head!r}] = {combined}")
@@ -386,9 +435,6 @@ class Gen(Operators):
 
     # ---- expressions ---------------------------------------------------------------------
 
-    def fallback(self, e: Any) -> str:
-        return f"{self.w.const(self.comp.expr(e))}(i)"
-
     def cond(self, e: n.Expr) -> str:
         """Source giving the truth of ``e`` as a bool."""
         code = self.expr(e)
@@ -409,9 +455,13 @@ class Gen(Operators):
             if "{" in e.value:
                 return self.interpolate(e.value, e.span)
             return w.const(e.value)
-        if isinstance(e, n.Roll) and _one_die(e):
+        if isinstance(e, n.Roll):
+            if not _one_die(e):
+                return self.roll(e)
             site = RollSite(self.comp.dice.get(e.dice.die), str(e.dice), e.span)
             return f"_roll1(i, {w.const(site)})"
+        if isinstance(e, n.Draw):
+            return self.draw(e)
         if isinstance(e, n.Name):
             return self._name(e)
         if isinstance(e, n.Attr):
@@ -439,21 +489,15 @@ class Gen(Operators):
         if isinstance(e, n.Aggregate) and e.func in AGGREGATES:
             values = self._comprehension(e.expr, e.var, e.iterable, e.cond)
             return f"_{e.func}({values})"
-        if isinstance(e, n.Call) and self._is_procedure(e.func):
-            return self._procedure_call(e)
-        if isinstance(e, n.Call) and e.func in self.comp.tables:
-            return self._table_call(e)
-        if isinstance(e, n.Call) and self._is_graph(e.func):
-            return self._graph_call(e)
-        if isinstance(e, n.Call) and self._is_builtin(e.func):
-            return self._builtin_call(e)
-        if isinstance(e, n.Call) and e.func in self.comp.book.modifiers:
-            return self._modifier_call(e)
-        return self.fallback(e)
+        if isinstance(e, n.Call):
+            return self.call(e)
+        if isinstance(e, Slot):  # an argument given to Interpreter.call
+            return f"i.given[{e.index!r}]"
+        raise TypeError(f"no code for {type(e).__name__}")
 
     def interpolate(self, text: str, span: n.Span) -> str:
         """``{name}`` and ``{name.attr}`` filled in with the values they name, in order
-        (Compiler.interpolate; a name is read as Interpreter._name_value reads it)."""
+        (a name is read as Interpreter._name_value reads it); each replacement charged."""
         comp, w = self.comp, self.w
         parts = []
         for dotted in placeholders(text):
@@ -464,103 +508,21 @@ class Gen(Operators):
                 if decl is not None and decl.provenance is not None
                 else None
             )
-            fallback = w.const(comp.name_fallback(head, span, None))
-            value = f"_name_value(i, {head!r}, {fallback}, {w.const(note)})"
-            if head in self.local:
+            fallback = self._fallback(head, span, None)
+            noted = f"_state_noted(i, {head!r}, {w.const(note)})"
+            value = f"({noted} if {head!r} in i.state.values else {fallback})"
+            if head in self.known:
+                value = f"L[{head!r}]"
+            elif head in self.local:
                 value = f"(L[{head!r}] if {head!r} in L else {value})"
             for attr in attrs:
                 value = f"i._attr({value}, {attr!r}, {w.const(span)})"
             parts.append(f"({w.const('{' + dotted + '}')}, _show({value})), ")
         return f"_fill(i, {w.const(span)}, {w.const(text)}, ({''.join(parts)}))"
 
-    def _graph_call(self, e: n.Call) -> str:
-        comp, w = self.comp, self.w
-        if len(e.args) != 3 or not isinstance(e.args[0].value, n.Name):
-            return self.fallback(e)
-        graph_name = e.args[0].value.id
-        if graph_name not in comp.tables:
-            return self.fallback(e)
-        site = w.const(GraphSite(e.func, comp.tables[graph_name], e.span))
-        first, second = self.expr(e.args[1].value), self.expr(e.args[2].value)
-        return f"_graph(_stepped(i, {w.const(e.span)}), {site}, {first}, {second}, {self.traced!r})"
-
-    def _is_graph(self, name: str) -> bool:
-        book = self.comp.book
-        return name in GRAPH_FUNCTIONS and not (
-            name in self.comp.tables
-            or name in book.modifiers
-            or name in book.procedures
-            or name in book.kinds
-            or name in book.records
-        )
-
-    def _is_builtin(self, name: str) -> bool:
-        """Whether a call of ``name`` calls a builtin (as compile_calls.call decides)."""
-        book = self.comp.book
-        return name in BUILTINS and not (
-            name in self.comp.tables
-            or name in book.modifiers
-            or name in book.procedures
-            or name in book.kinds
-            or name in book.records
-            or name in GRAPH_FUNCTIONS
-            or name in ENUM_FUNCTIONS
-        )
-
-    def _builtin_call(self, e: n.Call) -> str:
-        w = self.w
-        site = BuiltinSite(e.func, self.comp.rounding, len(e.args) == 1, e.span)
-        args = "[" + ", ".join(self.expr(a.value) for a in e.args) + "]"
-        return f"_builtin(_stepped(i, {w.const(e.span)}), {w.const(site)}, {args})"
-
-    def _modifier_call(self, e: n.Call) -> str:
-        """Step, bind, the list's terms and total (its TotalEvent when traced)."""
-        comp, w = self.comp, self.w
-        decl = comp.book.modifiers[e.func]
-        args = self._bind(e, decl.params)
-        if args is None:
-            return self.fallback(e)
-        site = w.const(ModifierSite(comp, decl))
-        invoke = {True: "_total_traced", False: "_total_untraced", None: "_total_any"}[self.traced]
-        return f"{invoke}(_stepped(i, {w.const(e.span)}), {site}, {args})"
-
-    def _table_call(self, e: n.Call) -> str:
-        """Step, the arguments in order, the table's own roll if none was given, then the
-        row (compile_lookups.table_call), found by the values' index once it is known."""
-        comp, w = self.comp, self.w
-        table = comp.tables[e.func]
-        inputs = [d for d in table.dims if d.kind != "roll"]
-        keys: list[str | None] = []  # None for the roll
-        position = 0
-        for arg in e.args:
-            if arg.name == "roll":
-                keys.append(None)
-            elif arg.name is not None:
-                keys.append(arg.name)
-            elif position < len(inputs):
-                keys.append(inputs[position].name)
-                position += 1
-            else:
-                return self.fallback(e)
-        dims: list[int | None] = []
-        for dim in table.dims:
-            key = None if dim.kind == "roll" else dim.name
-            if key is not None and key not in keys:
-                return self.fallback(e)
-            dims.append(len(keys) - 1 - keys[::-1].index(key) if key in keys else None)
-        roll_dim = next((d for d in table.dims if d.kind == "roll"), None)
-        throw = None
-        if roll_dim is not None:
-            assert roll_dim.decl.dice is not None
-            throw = comp.roll(roll_dim.decl.dice, roll_dim.decl.mods, e.span)
-        rolled = len(keys) - 1 - keys[::-1].index(None) if None in keys else None
-        site = TableSite(table, comp.lookup(table), tuple(dims), rolled, throw, e.span)
-        given = "(" + "".join(f"{self.expr(a.value)}, " for a in e.args) + ")"
-        return f"_table(_stepped(i, {w.const(e.span)}), {w.const(site)}, {given})"
-
     def _comprehension(self, expr: n.Expr, var: str, iterable: n.Expr, cond: n.Expr | None) -> str:
         """``expr for var in iterable if cond`` as a helper function giving a list; the
-        loop variable does not leak out (compiler.comprehension)."""
+        loop variable does not leak out."""
         outer = self.w
         sub, name = outer.helper()
         sub.line(f"def {name}(i, L):")
@@ -598,34 +560,11 @@ class Gen(Operators):
             self.w, self.bound = outer, bound
         return f"{name}(i, L)"
 
-    def _is_procedure(self, name: str) -> bool:
-        """Whether a call of ``name`` calls a procedure (as compile_calls.call decides)."""
-        book = self.comp.book
-        return (
-            name not in self.comp.tables and name not in book.modifiers and name in book.procedures
-        )
-
-    def _procedure_call(self, e: n.Call) -> str:
-        """Step, bind the arguments, then run the procedure (compile_calls._procedure_call)."""
-        comp, w = self.comp, self.w
-        decl = comp.book.procedures[e.func]
-        args = self._bind(e, decl.params)
-        if args is None:
-            return self.fallback(e)
-        proc = w.const(comp.procedure(e.func))
-        step = f"_stepped(i, {w.const(e.span)})"
-        if self.traced is False:  # untraced: straight to the run unless a default's memo is on
-            run = "_run" if comp.procedure(e.func).depth is None else "_remembered"
-            fast, slow = f"{run}({step}, {proc}, {args})", f"_call_untraced({step}, {proc}, {args})"
-            return f"({fast} if i.memo is None else {slow})"
-        invoke = {True: "_call_traced", None: "_call_any"}[self.traced]
-        return f"{invoke}({step}, {proc}, {args})"
-
     def _name(self, e: n.Name) -> str:
         name = e.id
         if name in self.bound:
             return self.bound[name]
-        if name in self.params:
+        if name in self.known:
             return f"L[{name!r}]"
         member = self._member(e)  # an enum member, unless a local shadows it
         value = self._nonlocal(e) if member is None else self.w.const(member)
@@ -644,29 +583,52 @@ class Gen(Operators):
         return self.comp.members.get(id(e))
 
     def _nonlocal(self, e: n.Name) -> str:
-        """A name that is not a local: a state variable, else a constant, member... (as
-        compiler._nonlocal reads it: a provisional state variable through its closure)."""
+        """A name that is not a local: a state variable (a provisional one noted), else a
+        constant, member, marker, enum, or no value at all."""
         comp, w = self.comp, self.w
         name = e.id
         decl = comp.book.states.get(name)
-        other = w.const(comp.fetch(e)[1])
-        if (decl is not None and decl.provenance is not None) or name in comp.book.consts:
-            return f"{other}(i)"
-        fallback = w.const(comp.name_fallback(name, e.span, e))
+        fallback = self._fallback(name, e.span, e)
         if decl is None and name not in comp.book.tracks:
-            return f"{fallback}(i)"  # the state holds no other names (see _member)
+            return fallback  # the state holds no other names (see _member)
+        if decl is not None and decl.provenance is not None:
+            note = w.const(f"state {name}" + (f" [{decl.ref.text}]" if decl.ref else ""))
+            return (
+                f"(_state_noted(i, {name!r}, {note}) if {name!r} in i.state.values else {fallback})"
+            )
         t = w.temp()
-        return f"{t}[{name!r}] if {name!r} in ({t} := i.state.values) else {fallback}(i)"
+        return f"({t}[{name!r}] if {name!r} in ({t} := i.state.values) else {fallback})"
+
+    def _fallback(self, name: str, span: n.Span, node: n.Name | None) -> str:
+        """A name that is neither a local nor a state variable: a constant, member (of a
+        name written in the rulebook), marker, enum (all its members), or no value."""
+        comp, w = self.comp, self.w
+        book = comp.book
+        if name in book.consts:
+            const = comp.const_site(name)
+            site = w.const(const)
+            if const.note is None:
+                c = w.temp()
+                return f"({c}[{name!r}] if {name!r} in ({c} := i.consts) else _const(i, {site}))"
+            return f"_const(i, {site})"
+        member = comp.members.get(id(node)) if node is not None else None
+        if member is not None:
+            return w.const(member)
+        if name in book.markers:
+            marker = book.markers[name]
+            return f"_MarkerValue({w.const(marker.name)}, {w.const(marker.symbol)})"
+        if name in book.enums:
+            size = len(book.enums[name].members)
+            return f"_enum_members({w.const(comp.vocab)}, {name!r}, {size!r})"
+        return f"_no_value(i, {name!r}, {w.const(span)})"
 
     def _attr(self, e: n.Attr) -> str:
         comp, w = self.comp, self.w
-        if comp.provisional_kinds(e.name):
-            return self.fallback(e)
         if isinstance(e.obj, n.Name) and e.obj.id in self.bound:
             obj = self.bound[e.obj.id]
-        elif isinstance(e.obj, n.Name) and e.obj.id in self.params:
+        elif isinstance(e.obj, n.Name) and e.obj.id in self.known:
             obj = f"L[{e.obj.id!r}]"
-        elif isinstance(e.obj, n.Name):  # a local, else as Compiler.fetch reads it
+        elif isinstance(e.obj, n.Name):  # a local, else a state variable, constant...
             h = e.obj.id
             elsewhere = self._nonlocal(e.obj)
             obj = (
@@ -677,10 +639,18 @@ class Gen(Operators):
         else:
             obj = self.expr(e.obj)
         t, a = w.temp(), e.name
+        kinds = comp.provisional_kinds(a)
+        if kinds:  # read from a piece of these kinds, it is noted
+            return f"_attr_noted(i, {obj}, {a!r}, {w.const(kinds)}, {w.const(e.span)})"
         return (
             f"({t}.attrs[{a!r}] if type({t} := {obj}) is _Entity and {a!r} in {t}.attrs "
             f"else i._attr({t}, {a!r}, {w.const(e.span)}))"
         )
+
+
+def _traced_itself(expr: n.Expr) -> bool:
+    """Rolls, look-ups, totals and procedure calls already show their value."""
+    return isinstance(expr, n.Roll) or (isinstance(expr, n.Call) and expr.func not in BUILTINS)
 
 
 def _one_die(e: n.Roll) -> bool:
@@ -689,7 +659,7 @@ def _one_die(e: n.Roll) -> bool:
     return spec.count == 1 and not e.mods and spec.reroll is None and not spec.explode
 
 
-def _may_be_local(comp: Compiler, decl: n.ProcedureDecl) -> frozenset[str]:
+def _may_be_local(comp: Program, decl: n.ProcedureDecl) -> frozenset[str]:
     """may_be_local, worked out once per procedure (both its functions need it)."""
     known = comp.locals_of.get(decl.name)
     if known is None:
@@ -717,12 +687,12 @@ def may_be_local(params: tuple[n.Param, ...], nodes: tuple[Any, ...]) -> frozens
     return frozenset(names)
 
 
-def procedures(comp: Compiler, decl: n.ProcedureDecl) -> tuple[Generated, Generated]:
+def procedures(comp: Program, decl: n.ProcedureDecl) -> tuple[Generated, Generated]:
     """A procedure's traced and untraced functions, generated once per checked rulebook."""
     return generated(comp, decl, True), generated(comp, decl, False)
 
 
-def generated(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
+def generated(comp: Program, decl: n.ProcedureDecl, traced: bool) -> Generated:
     """One of a procedure's functions, generated on first use: a game played on the record
     never needs most untraced ones, and compiling source is most of what generating costs."""
     both = comp.generated.get(decl.name)
@@ -735,7 +705,7 @@ def generated(comp: Compiler, decl: n.ProcedureDecl, traced: bool) -> Generated:
     return made
 
 
-def procedure_body(comp: Compiler, decl: n.ProcedureDecl) -> Body:
+def procedure_body(comp: Program, decl: n.ProcedureDecl) -> Body:
     """A procedure's body: its traced function, or its untraced one while ``i.muted``; each
     generated the first time it is needed."""
     proc = comp.procedures.get(decl.name)

@@ -34,7 +34,7 @@ from rulekit.engine.reach import branches, names_reached
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
-    from rulekit.engine.compiler import Compiler
+    from rulekit.engine.program import Program
 
 END = -1  # the body fell off its end: the procedure returns nothing
 Block = Callable[[Any], "int | tuple[Any] | Enter"]
@@ -73,7 +73,7 @@ class Blocks:
     reached: frozenset[str]  # every name the procedure and what it calls may mention
 
 
-def blocks(comp: Compiler, decl: n.ProcedureDecl) -> Blocks:
+def blocks(comp: Program, decl: n.ProcedureDecl) -> Blocks:
     """The blocks of a procedure, generated once per checked rulebook."""
     known = comp.block_programs.get(decl.name)
     if known is None:
@@ -82,10 +82,11 @@ def blocks(comp: Compiler, decl: n.ProcedureDecl) -> Blocks:
 
 
 class _Builder:
-    def __init__(self, comp: Compiler, decl: n.ProcedureDecl) -> None:
+    def __init__(self, comp: Program, decl: n.ProcedureDecl) -> None:
         self.decl = decl
         self.comp = comp
         self.gen = Gen(comp, False, may_be_local(decl.params, decl.body))
+        self.gen.tracking = False  # a block is entered from a situation: no local is known
         self.w: Writer = self.gen.w
         self.count = 0
         self.loops = 0  # `for each` loops cut into blocks (their hidden locals' numbers)

@@ -1,5 +1,6 @@
 """Modifier lists generated as Python source (see rulekit.engine.codegen): one function
-``(i, args) -> (terms, total, clamped)`` per list, doing what compile_lookups.modifier does.
+``(i, args) -> (terms, total, clamped)`` per list: each line's condition, value and term
+in order, inside the list's own frame, then the total and its clamp.
 
 A list runs inside traced and untraced code alike, so the procedures it calls ask
 ``i.muted`` when they run.
@@ -11,14 +12,25 @@ from typing import TYPE_CHECKING
 
 from rulekit.engine.codegen import Gen, finish, may_be_local
 from rulekit.engine.codegen_runtime import Generated, mangle
-from rulekit.engine.compile_lookups import _label
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
-    from rulekit.engine.compiler import Compiler
+    from rulekit.engine.program import Program
 
 
-def modifier_list(comp: Compiler, decl: n.ModifiersDecl) -> Generated:
+def _label(comp: Program, line: n.ModLine) -> str:
+    """A term's label: its own, else the value as written (and its ``per``, its ``if``)."""
+    if line.label:
+        return line.label
+    text = comp.text(line.value.span)
+    if line.per is not None:
+        text += f" per {comp.text(line.per.span)}"
+    if line.cond is not None:
+        text += f" if {comp.text(line.cond.span)}"
+    return text
+
+
+def modifier_list(comp: Program, decl: n.ModifiersDecl) -> Generated:
     gen = Gen(
         comp, None, may_be_local(decl.params, decl.lines), frozenset(p.name for p in decl.params)
     )

@@ -18,7 +18,7 @@ class Operators:
     """The operator half of codegen.Gen, which provides what is declared here."""
 
     w: Any  # codegen.Writer
-    comp: Any  # compiler.Compiler
+    comp: Any  # program.Program
     local: frozenset[str]
 
     def expr(self, e: Any) -> str:
@@ -34,7 +34,7 @@ class Operators:
         op = e.op
         if op in ("+", "-", "*"):
             r = w.temp()
-            # a result too big for the closures is too big here: the same error (sized)
+            # a result too big is an error (runtime.sized)
             fast = f"({r} if -_BIG < ({r} := {a} {op} {b}) < _BIG else _sized(i, {r}, {span}))"
             # both sides are evaluated before either is tested: '&' does not short-circuit
             test = f"(type({a} := {left}) is int) & (type({b} := {right}) is int)"
@@ -45,7 +45,7 @@ class Operators:
 
     def _constant(self, e: n.Expr) -> tuple[bool, Any]:
         """Whether ``e`` always gives the same value without any effect, and that value
-        (as rulekit.engine.compiler._constant decides)."""
+        (an enum member written as a name counts, unless a local may shadow it)."""
         if isinstance(e, n.Num | n.Bool):
             return True, e.value
         if isinstance(e, n.Str):
@@ -128,55 +128,3 @@ class Operators:
             return f"({a} {sym} {k!r} if type({a} := {left}) is int else {slow})"
         test = f"(type({a} := {left}) is int) & (type({b} := {right}) is int)"
         return f"({a} {sym} {b} if {test} else _order(i, {op!r}, {a}, {b}, {span}))"
-
-    def _bind(self, e: n.Call, params: tuple[n.Param, ...]) -> str | None:
-        """Source of the arguments' dict (compile_args.binder); None where the binder fails."""
-        from rulekit.engine.compile_args import _enum_param
-
-        w = self.w
-        keys: list[str] = []
-        for index, arg in enumerate(e.args):
-            if arg.name is None and index >= len(params):
-                return None
-            keys.append(arg.name if arg.name is not None else params[index].name)
-        if any(p.name not in keys and p.default is None for p in params):
-            return None
-        values = [self.expr(a.value) for a in e.args]
-        plan: list[tuple[str, int | Any, Any]] = []
-        for p in params:
-            if p.name in keys:
-                index = len(keys) - 1 - keys[::-1].index(p.name)  # the last one given wins
-                plan.append((p.name, index, _enum_param(self.comp, p, e.span)))
-            else:
-                assert p.default is not None
-                plan.append((p.name, self.comp.cached(p.default), None))
-        given = len(values)  # how many arguments
-        in_order = given <= len(plan) and all(
-            src == k for k, (_, src, _) in enumerate(plan[:given])
-        )
-        if in_order and not any(read for _, _, read in plan):
-            # the arguments in order, then the defaults (evaluated where the call is made)
-            items = [f"{name!r}: {v}" for (name, _, _), v in zip(plan, values, strict=False)]
-            items += [f"{p.name!r}: {self.expr(p.default)}" for p in params[given:] if p.default]
-            return "{" + ", ".join(items) + "}"
-        if in_order:
-            # the arguments first, then in the parameters' order a text read as a member
-            # or a default (as _bind does, without its loop)
-            temps = [w.temp() for _ in values]
-            first = "(" + "".join(f"({t} := {v}), " for t, v in zip(temps, values, strict=True))
-            items = []
-            for (name, src, read), p in zip(plan, params, strict=True):
-                if type(src) is not int:
-                    assert p.default is not None
-                    items.append(f"{name!r}: {self.expr(p.default)}")
-                elif read is None:
-                    items.append(f"{name!r}: {temps[src]}")
-                else:
-                    t = temps[src]
-                    items.append(
-                        f"{name!r}: ({t} if type({t}) is not str else {w.const(read)}(i, {t}))"
-                    )
-            return "({" + ", ".join(items) + "} if " + first + ") else None)"
-        # arguments in order, then texts read as enum members, then defaults, in order
-        evaluated = "(" + "".join(f"{v}, " for v in values) + ")"
-        return f"_bind(i, {w.const(tuple(plan))}, {evaluated})"

@@ -1,6 +1,8 @@
 """What generated code calls (rulekit.engine.codegen): the slower paths of operators, calls
-of procedures and tables, aggregates. Each does what the closure of the same node does
-(rulekit.engine.compiler and its companions), in the same order.
+of procedures and tables, aggregates, constants and provisional values; the line map that
+locates an error in the rulebook. Rolls, draws, look-ups and builtins are in
+rulekit.engine.lookups, decisions in rulekit.engine.decisions, a procedure's call in
+rulekit.engine.procedures.
 """
 
 from __future__ import annotations
@@ -13,15 +15,15 @@ from attrs import frozen
 
 from rulekit.book import graph
 from rulekit.book.tables import Cell, CompiledTable, LookupMiss
-from rulekit.engine.builtins import BUILTINS, BuiltinError, work
-from rulekit.engine.compile_lookups import _QUICK, _SLOW, _builtin_message
-from rulekit.engine.compile_stmts import _default, _repeats, decided
+from rulekit.engine import lookups
+from rulekit.engine.decisions import Suggestion, choose
 from rulekit.engine.dice import Die
+from rulekit.engine.lookups import Lookup
+from rulekit.engine.procedures import Procedure, call_traced
 from rulekit.engine.runtime import (
     MAX_NESTING,
     ORDER,
     Frame,
-    Memo,
     TurnEnded,
     charge,
     clamp_track,
@@ -39,10 +41,10 @@ from rulekit.engine.trace import (
 from rulekit.engine.values import (
     Entity,
     EnumValue,
+    MarkerValue,
     RollValue,
     is_number,
     normalize,
-    one_of_a_kind,
     plain,
     show,
     to_json,
@@ -53,9 +55,8 @@ from rulekit.errors import RulekitError, RuleRuntimeError, RuleViolation, error
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
-    from rulekit.engine.compile_calls import Procedure
-    from rulekit.engine.compiler import Compiler
     from rulekit.engine.interpreter import Interpreter
+    from rulekit.engine.program import Program
 
 # ---- the source and its line map ----------------------------------------------------------
 
@@ -148,8 +149,8 @@ RUNTIME: dict[str, Any] = {
 
 
 def _join_or_arith(i: Interpreter, a: Any, b: Any, span: n.Span) -> Any:
-    """``a + b`` when not both ints: lists join (a step per item, as the closure charges),
-    numbers add (the closure's slower path)."""
+    """``a + b`` when not both ints: lists join (a step per item), numbers add (the
+    interpreter's slower path)."""
     pa, pb = plain(a), plain(b)
     if isinstance(pa, tuple) and isinstance(pb, tuple):
         charge(i, len(pa) + len(pb), span)
@@ -159,14 +160,14 @@ def _join_or_arith(i: Interpreter, a: Any, b: Any, span: n.Span) -> Any:
 
 def _sized(i: Interpreter, value: int, span: n.Span) -> int:
     """An int result beyond ``_BIG``: kept if it has at most MAX_DIGITS digits, else the
-    error the closures give (runtime.sized)."""
+    error (runtime.sized)."""
     return sized(i, value, span)  # type: ignore[no-any-return]
 
 
 RUNTIME["_join_or_arith"] = _join_or_arith
 RUNTIME["_sized"] = _sized
 RUNTIME["_charge"] = charge
-RUNTIME["_BIG"] = 1 << 64  # as compiler._BIG: a result below it is certainly not too big
+RUNTIME["_BIG"] = 1 << 64  # a result below it is certainly not too big (runtime.sized)
 
 
 def _stepped(i: Interpreter, span: n.Span) -> Interpreter:
@@ -175,53 +176,6 @@ def _stepped(i: Interpreter, span: n.Span) -> Interpreter:
     if i.steps > i.max_steps:
         raise i.over_budget(span)
     return i
-
-
-def _bind(
-    i: Interpreter, plan: tuple[tuple[str, Any, Any], ...], values: tuple[Any, ...]
-) -> dict[str, Any]:
-    """Arguments to parameters by a plan: an argument's index (and how to read a text
-    given for an enum parameter), or a default's closure, evaluated where the call is."""
-    bound: dict[str, Any] = {}
-    for name, src, read in plan:
-        if type(src) is int:
-            value = values[src]
-            if read is not None and isinstance(value, str):
-                value = read(i, value)
-            bound[name] = value
-        else:
-            bound[name] = src(i)
-    return bound
-
-
-def _call_traced(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
-    """A procedure called while the trace is written (compile_calls._procedure_call)."""
-    quietly = proc.quietly
-    if quietly is not None and i.trace.events:
-        return quietly(i, args)
-    return proc.traced(i, args)
-
-
-def _call_untraced(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
-    """A procedure called off the record; while a default that only computes is worked out,
-    the same call gives the same result in as many steps (runtime.Memo)."""
-    memo = i.memo
-    if memo is None:
-        if proc.depth is None:
-            return _run(i, proc, args)
-        return _remembered(i, proc, args)
-    key = (proc, len(i.frames), *map(id, args.values()))
-    hit = memo.calls.get(key)
-    if hit is not None and i.steps + hit[1] <= i.max_steps:
-        i.steps += hit[1]
-        if not one_of_a_kind(hit[0]):
-            memo.reused = True
-        return hit[0]
-    given = tuple(args.values())  # kept with the result, so their ids stay theirs
-    before = i.steps
-    result = _run(i, proc, args)
-    memo.calls[key] = (result, i.steps - before, given)
-    return result
 
 
 _KNOWN_MAX = 100_000  # results remembered per procedure, at most
@@ -316,8 +270,8 @@ class TableSite:
     def __init__(
         self,
         table: CompiledTable,
-        lookup: Callable[[Interpreter, list[Any], n.Span], Any],
-        dims: tuple[int | None, ...],
+        lookup: Lookup,
+        dims: tuple[int | str | None, ...],
         rolled: int | None,
         throw: Callable[[Interpreter], Any] | None,
         span: n.Span,
@@ -341,7 +295,7 @@ def _table(i: Interpreter, site: TableSite, given: tuple[Any, ...]) -> Any:
                 rolled = site.throw(i)
             values.append(rolled)
         else:
-            values.append(given[src])
+            values.append(given[src])  # type: ignore[index]  # no dimension is missing here
     key = tuple([plain(v) for v in values])
     keyed = True
     for v in key:
@@ -351,8 +305,8 @@ def _table(i: Interpreter, site: TableSite, given: tuple[Any, ...]) -> Any:
     hit = site.found.get(key) if keyed else None
     if hit is None:
         hit = _row(site, key)
-        if hit is None:  # a text, a miss, a follow-up action: the closure's way
-            return site.lookup(i, values, site.span)
+        if hit is None:  # a text, a miss, a follow-up action: the slower way
+            return site.lookup.run(i, values, site.span)
     cell, row, note = hit
     if note is not None:
         i.trace.used_provisional(note)
@@ -373,6 +327,21 @@ def _table(i: Interpreter, site: TableSite, given: tuple[Any, ...]) -> Any:
         )
     )
     return cell.value
+
+
+def _table_missing(i: Interpreter, site: TableSite, given: tuple[Any, ...]) -> Any:
+    """A table called without an argument for one of its dimensions (the checker does not
+    let this through): the dimensions before it taken in order (the table's roll thrown if
+    it comes first), then the error."""
+    rolled = given[site.rolled] if site.rolled is not None else None
+    for src in site.dims:
+        if src is None:
+            if rolled is None:
+                assert site.throw is not None
+                rolled = site.throw(i)
+        elif type(src) is str:
+            raise KeyError(src)
+    raise AssertionError("no dimension is missing")
 
 
 def _row(site: TableSite, key: tuple[Any, ...]) -> tuple[Cell, list[str], str | None] | None:
@@ -396,55 +365,28 @@ def _row(site: TableSite, key: tuple[Any, ...]) -> tuple[Cell, list[str], str | 
 
 
 def _call_any(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
-    """A procedure called from a modifier list, which runs traced or not."""
+    """A procedure called where the code runs traced or not (a modifier list, a default)."""
+    if not i.muted:
+        return call_traced(i, proc, args)
+    if proc.depth is None:
+        return _run(i, proc, args)
+    return _remembered(i, proc, args)
+
+
+def _call_given(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
+    """A procedure called by Interpreter.call: it runs, off the record or on it (a run of it
+    is what the caller asked for, never a result remembered from another)."""
     if i.muted:
-        return _call_untraced(i, proc, args)
-    return _call_traced(i, proc, args)
-
-
-class BuiltinSite:
-    """A builtin called at one place; with one argument, its quick path first."""
-
-    __slots__ = ("impl", "name", "pick", "quick", "rounding", "span")
-
-    def __init__(self, name: str, rounding: Any, one: bool, span: n.Span) -> None:
-        self.name, self.rounding, self.span = name, rounding, span
-        self.impl = BUILTINS[name].impl
-        self.quick = _QUICK.get(name) if one else None
-        # min(a, b, ...) and max of several values: of ints, Python's (the first of equals)
-        self.pick: Callable[[list[int]], int] | None = None
-        if not one and name in ("min", "max"):
-            self.pick = min if name == "min" else max
-
-
-def _builtin(i: Interpreter, site: BuiltinSite, args: list[Any]) -> Any:
-    """compile_lookups.builtin_call: the arguments were evaluated after the step."""
-    quick = site.quick
-    if quick is not None:
-        result = quick(args[0])
-        if result is not _SLOW:
-            return result
-    else:  # what it costs beyond its own step, charged before it runs (range: per number)
-        pick = site.pick
-        if pick is not None:
-            for arg in args:
-                if type(arg) is not int:
-                    break
-            else:
-                return pick(args)
-        charge(i, work(site.name, args), site.span)
-    try:
-        return normalize(site.impl(args, site.rounding))
-    except BuiltinError as exc:
-        raise i.fail(_builtin_message(site.name, exc), site.span) from None
+        return _run(i, proc, args)
+    return call_traced(i, proc, args)
 
 
 class ModifierSite:
-    """A modifier list called at one place: its code is the compiler's, found on first use."""
+    """A modifier list called at one place: its generated function, found on first use."""
 
     __slots__ = ("comp", "name", "rule", "terms_of")
 
-    def __init__(self, comp: Compiler, decl: n.ModifiersDecl) -> None:
+    def __init__(self, comp: Program, decl: n.ModifiersDecl) -> None:
         self.comp, self.name = comp, decl.name
         self.rule = decl.ref.text if decl.ref else None
         self.terms_of: Any = None
@@ -466,6 +408,14 @@ def _total_traced(i: Interpreter, site: ModifierSite, args: dict[str, Any]) -> A
     return total
 
 
+def _terms(i: Interpreter, site: ModifierSite, args: dict[str, Any]) -> Any:
+    """A modifier list's terms, total and clamp, in a roll (no step, no event of its own)."""
+    terms_of = site.terms_of
+    if terms_of is None:
+        terms_of = site.terms_of = site.comp.modifier(site.name)
+    return terms_of(i, args)
+
+
 def _total_any(i: Interpreter, site: ModifierSite, args: dict[str, Any]) -> Any:
     if i.muted:
         return _total_untraced(i, site, args)
@@ -479,7 +429,7 @@ def _not_a_modifier(i: Interpreter, amount: Any, span: n.Span) -> None:
 def _assign_attr(
     i: Interpreter, value: Any, obj: Any, target: tuple[str, ...], op: str, span: n.Span
 ) -> None:
-    """``piece.attr = v`` / ``+=`` / ``-=`` (compile_stmts._assign), the value first."""
+    """``piece.attr = v`` / ``+=`` / ``-=``, the value first."""
     if not isinstance(obj, Entity):
         raise i.fail(f"cannot change '{'.'.join(target)}': {show(obj)} is not a game piece", span)
     attr, attrs = target[-1], obj.attrs
@@ -499,60 +449,58 @@ def _assign_attr(
     i._record_change(f"{obj}.{attr}", old, new)
 
 
-def _suggestion(code: Callable[[Interpreter], Any], mute: bool, remember: bool) -> Any:
-    """A decision's default worked out off the record (compile_stmts._suggestion)."""
+class ConstSite:
+    """A constant: its value, worked out on first use in each game (generated on first use
+    in the rulebook), and what reading it notes when it is provisional."""
 
-    def run(i: Interpreter) -> Any:
-        mark, steps = len(i.trace.events), i.steps
-        muted, memo = i.muted, i.memo
-        i.muted = muted or mute
-        i.memo = Memo() if remember else None
-        try:
-            value = code(i)
-            if i.memo is not None and i.memo.reused and _repeats(value):
-                i.steps, i.memo = steps, None
-                value = code(i)
-            return value
-        finally:
-            i.muted, i.memo = muted, memo
-            del i.trace.events[mark:]
+    __slots__ = ("decl", "name", "note", "program", "value")
 
-    return run
+    def __init__(self, program: Any, decl: n.ConstDecl) -> None:
+        self.program, self.decl, self.name = program, decl, decl.name
+        self.note = (
+            f"const {decl.name}" + (f" [{decl.ref.text}]" if decl.ref else "")
+            if decl.provenance is not None
+            else None
+        )
+        self.value: Callable[[Interpreter], Any] | None = None
 
 
-class ChooseSite:
-    __slots__ = ("name", "options_span", "span", "title")
-
-    def __init__(self, name: str, title: str | None, span: n.Span, options_span: n.Span) -> None:
-        self.name, self.title, self.span, self.options_span = name, title, span, options_span
-
-
-def _choose(
-    i: Interpreter, site: ChooseSite, options: Any, default_of: Callable[[Interpreter], Any] | None
-) -> None:
-    """compile_stmts._choose after its step: the options were evaluated first."""
-    options = i._iterate(options, site.options_span)
-    default = _default(i, default_of, options) if default_of is not None else None
-    decided(i, site.name, site.title, site.span, options, default, default_of is not None)
+def _const(i: Interpreter, site: ConstSite) -> Any:
+    consts, name = i.consts, site.name
+    if name not in consts:
+        value = site.value
+        if value is None:
+            value = site.value = site.program.expression(site.decl.value)
+        consts[name] = value(i)
+    if site.note is not None:
+        i.trace.used_provisional(site.note)
+    return consts[name]
 
 
-def _name_value(
-    i: Interpreter,
-    name: str,
-    fallback: Callable[[Interpreter], Any],
-    note: str | None,
-) -> Any:
-    """A name in a text's ``{...}`` that is not a local (Interpreter._name_value)."""
-    values = i.state.values
-    if name in values:
-        if note is not None and name not in i.changed:
-            i.trace.used_provisional(note)
-        return values[name]
-    return fallback(i)
+def _state_noted(i: Interpreter, name: str, note: str | None) -> Any:
+    """A state variable that is (``note``) provisional until the game changes it."""
+    if note is not None and name not in i.changed:
+        i.trace.used_provisional(note)
+    return i.state.values[name]
+
+
+def _no_value(i: Interpreter, name: str, span: n.Span) -> Any:
+    raise i.fail(f"'{name}' has no value here", span)
+
+
+def _attr_noted(i: Interpreter, o: Any, name: str, kinds: frozenset[str], span: n.Span) -> Any:
+    """An attribute that is provisional in pieces of ``kinds``: read, and noted."""
+    if type(o) is Entity:
+        attrs = o.attrs
+        if name in attrs:
+            if o.kind in kinds:
+                i.trace.used_provisional(f"{o.kind}.{name} of {o}")
+            return attrs[name]
+    return i._attr(o, name, span)
 
 
 def _fill(i: Interpreter, span: n.Span, text: str, parts: tuple[tuple[str, str], ...]) -> str:
-    """A text's placeholders filled in (Compiler.interpolate): each replacement charged by
+    """A text's placeholders filled in: each replacement charged by
     the text's length, so that a text doubled in a loop stops at the step budget."""
     for placeholder, shown in parts:
         text = text.replace(placeholder, shown)
@@ -568,7 +516,8 @@ class GraphSite:
 
 
 def _graph(i: Interpreter, site: GraphSite, first: Any, second: Any, traced: bool | None) -> Any:
-    """compile_lookups.graph_call after its step and arguments; untraced, its note unmade."""
+    """A graph function after its step and arguments, traced as one note (untraced, the
+    note is not made)."""
     func, table = site.func, site.table
     if func == "distance":
         result: Any = graph.distance(table, first, second)
@@ -627,7 +576,7 @@ def _min(values: list[Any]) -> Any:
 
 
 class RollSite:
-    """A roll of one die, no modifier (compile_lookups.roll's commonest case)."""
+    """A roll of one die, no modifier (the commonest roll)."""
 
     __slots__ = ("at", "die", "shown", "span")
 
@@ -636,7 +585,7 @@ class RollSite:
 
 
 def _roll1(i: Interpreter, site: RollSite) -> RollValue:
-    """One die thrown, as compile_lookups.roll throws it (a step included in the
+    """One die thrown, as lookups.throw throws it (a step included in the
     statement's; its event when traced)."""
     die = site.die
     if die is None:
@@ -653,15 +602,15 @@ AGGREGATES = frozenset({"count", "any", "all", "sum", "max", "min"})
 
 RUNTIME.update(
     _order=_order,
-    _name_value=_name_value,
     _fill=_fill,
     _show=show,
     _graph=_graph,
     _assign_attr=_assign_attr,
-    _suggestion=_suggestion,
-    _choose=_choose,
+    _Suggestion=Suggestion,
+    _choose=choose,
     _call_any=_call_any,
-    _builtin=_builtin,
+    _call_given=_call_given,
+    _builtin=lookups.builtin,
     _total_untraced=_total_untraced,
     _total_traced=_total_traced,
     _total_any=_total_any,
@@ -679,10 +628,34 @@ RUNTIME.update(
     _MISSING=_MISSING,
     _table=_table,
     _stepped=_stepped,
-    _bind=_bind,
-    _call_traced=_call_traced,
-    _call_untraced=_call_untraced,
+    _call_traced=call_traced,
     _run=_run,
     _remembered=_remembered,
     _roll1=_roll1,
+    _table_missing=_table_missing,
+    _terms=_terms,
+    _const=_const,
+    _state_noted=_state_noted,
+    _no_value=_no_value,
+    _attr_noted=_attr_noted,
+    _MarkerValue=MarkerValue,
+    _TurnEnded=TurnEnded,
+    _NO_ARG=lookups.NO_ARG,
+    _rolling=lookups.rolling,
+    _throw=lookups.throw,
+    _rolled=lookups.rolled,
+    _single_term=lookups.single_term,
+    _listed_terms=lookups.listed_terms,
+    _draw=lookups.draw,
+    _drawn_from_name=lookups.drawn_from_name,
+    _drawn_from_attr=lookups.drawn_from_attr,
+    _make_record=lookups.make_record,
+    _make_entity=lookups.make_entity,
+    _enum_call=lookups.enum_call,
+    _enum_members=lookups.enum_members,
+    _unknown_call=lookups.unknown_call,
+    _too_many=lookups.too_many,
+    _needs=lookups.needs,
+    _graph_odd=lookups.graph_odd,
+    _graph_unpack=lookups.graph_unpack,
 )

@@ -3,9 +3,9 @@
 All randomness comes from one injected dice source and all choices from one decision
 policy, so the same rulebook, dice and decisions always give the same trace.
 
-The rulebook's procedures, modifier lists and expressions run as Python closures built
-once per rulebook (rulekit.engine.compiler); this class holds one game's running state (frames,
-dice, policy, trace, game state) and the slower, rarer paths the closures fall back to.
+The rulebook's procedures, modifier lists and expressions run as Python functions generated
+once per rulebook (rulekit.engine.program); this class holds one game's running state (frames,
+dice, policy, trace, game state) and the slower, rarer paths the generated code falls back to.
 """
 
 from __future__ import annotations
@@ -17,16 +17,15 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from rulekit.book.checker import Checked
-from rulekit.engine.compiler import Compiler, compiler_for
 from rulekit.engine.dice import DiceSource, SeededDice
 from rulekit.engine.policy import DefaultPolicy, Policy
+from rulekit.engine.program import Program, program_for
 from rulekit.engine.runtime import (
     ARITH,
     MAX_NESTING,
     ORDER,
     Frame,
     GameState,
-    Memo,
     TurnEnded,
     clamp_track,
     default_for,
@@ -76,7 +75,7 @@ class Interpreter:
             sys.setrecursionlimit(PYTHON_RECURSION_LIMIT)
         self.c = checked
         self.book = checked.book
-        self.code: Compiler = compiler_for(checked)
+        self.code: Program = program_for(checked)
         self.dice = dice if dice is not None else SeededDice(None)
         self.policy = policy if policy is not None else DefaultPolicy()
         self.trace = Trace()
@@ -92,7 +91,6 @@ class Interpreter:
         self.changed: set[str] = set()  # state variables written since the start
         self.given: list[Any] = []  # the arguments of the running call()
         self.muted = False  # working out a decision's default: its events would be dropped
-        self.memo: Memo | None = None  # see Memo
         self.decisions = 0  # decisions made so far in this run
         # Exact enumeration re-runs a procedure once per path of dice; it may remember each
         # decision's default, which the dice thrown before it fully determine.
@@ -138,7 +136,7 @@ class Interpreter:
                 values.append(roll)
             else:
                 values.append(keys[dim.name])
-        return self.code.lookup(table)(self, values, table.decl.span)
+        return self.code.lookup(table).run(self, values, table.decl.span)
 
     def evaluate(self, expr: n.Expr, names: dict[str, Any]) -> Any:
         """Evaluate an expression from outside the rulebook with ``names`` as its locals."""
@@ -174,8 +172,8 @@ class Interpreter:
                     self._seq_items(item.items)
 
     def eval(self, expr: n.Expr) -> Any:
-        """The value of an expression (its closure is built on first use)."""
-        return self.code.cached(expr)(self)
+        """The value of an expression (its function is generated on first use)."""
+        return self.code.expression(expr)(self)
 
     def roll(self, spec: n.DiceSpec, mods: tuple[n.RollMod, ...], span: n.Span) -> RollValue:
         """Throw the dice, add the modifiers, and trace the roll."""
@@ -300,7 +298,7 @@ class Interpreter:
                 where = f" [{decl.ref.text}]" if decl.ref else ""
                 self.trace.used_provisional(f"state {name}{where}")
             return self.state.values[name]
-        return self.code.name_fallback(name, span, None)(self)
+        return self.code.fallback_value(self, name, span)
 
     def _attr(self, obj: Any, name: str, span: n.Span) -> Any:
         if isinstance(obj, Followed):

@@ -129,43 +129,6 @@ def quiet(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> bool:
     return True
 
 
-def pure(book: Rulebook, tables: dict[str, CompiledTable], expr: n.Expr) -> bool:
-    """Whether evaluating ``expr`` can only compute (following the calls it makes): no
-    dice, no decision, no change to the game, no new game piece, no placeholders. Calls
-    made with the same arguments then give the same results in the same number of steps."""
-    seen: set[tuple[str, str]] = set()
-    stack: list[Any] = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, n.Roll | n.Draw | n.Choose | n.EndTurn):
-            return False
-        if isinstance(node, n.Dim) and node.dice is not None:
-            return False  # a table that throws its own dice
-        if isinstance(node, n.Str) and "{" in node.value:
-            return False
-        if isinstance(node, n.Assign) and (
-            len(node.target) > 1 or node.target[0] in book.states or node.target[0] in book.tracks
-        ):
-            return False
-        if (
-            isinstance(node, n.Name)
-            and node.id in book.consts
-            and not _literal(book.consts[node.id].value)
-        ):
-            return False  # read first here, it is kept: it could hold what is made here
-        if isinstance(node, n.Call) and ("call", node.func) not in seen:
-            seen.add(("call", node.func))
-            func = node.func
-            known = func in tables or func in book.modifiers or func in book.procedures
-            if not known and func in book.kinds and func not in book.records:
-                return False  # a new game piece is numbered
-            if not known and func in GRAPH_FUNCTIONS:
-                return False  # a search tree is kept with the table
-            stack.extend(_callee(book, tables, func))
-        stack.extend(_children(node))
-    return True
-
-
 def _first_reading_steps(book: Rulebook, name: str) -> bool:
     """Whether reading constant ``name`` the first time makes calls (which count steps)."""
     seen: set[str] = set()

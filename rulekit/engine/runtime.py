@@ -55,18 +55,6 @@ class Frame:
     locals: dict[str, Any]
 
 
-class Memo:
-    """Procedure results by arguments, while a decision's default that can only compute is
-    worked out (rulekit.engine.reach.pure): the same call gives the same result in as many steps.
-    Also an enum's members, made once rather than at each mention."""
-
-    __slots__ = ("calls", "reused")
-
-    def __init__(self) -> None:
-        self.calls: dict[tuple[Any, ...], tuple[Any, int, tuple[Any, ...]]] = {}
-        self.reused = False  # whether an object Python made anew each time was given again
-
-
 def default_for(typ: t.Type) -> Any:
     """The value of a state variable nobody set: an empty list, or none."""
     if isinstance(typ, t.ListT):
@@ -112,7 +100,6 @@ __all__ = [
     "MAX_NESTING",
     "Frame",
     "GameState",
-    "Memo",
     "charge",
     "clamp_track",
     "default_for",
