@@ -9,7 +9,8 @@ Measures
      the sub-commander [A2] AA attack: a roll, five modifiers, a table; bench/reference_aa.py),
      and one Silent War combat round ([14.15] Spearfish example): `rulekit resolve` of
      combat_round with its --given file, and the procedure call alone (what exact
-     enumeration repeats once per dice path);
+     enumeration repeats once per dice path), beside a hand-written round
+     (bench/reference_combat.py, checked to end in the same state on hundreds of seeds);
   2. loading and checking each bundled rulebook;
   3. seconds per Silent War short campaign and per full default run (`rulekit run
      rulebooks/silent_war`, a fresh process), and the peak memory of a campaign;
@@ -47,6 +48,7 @@ sys.path.insert(0, str(ROOT / "bench"))  # bench_exact, when this file is import
 from bench_exact import bench_exact  # noqa: E402
 from printed import IMPROVEMENT  # noqa: E402
 from reference_aa import bench_aa  # noqa: E402
+from reference_combat import bench_combat_reference  # noqa: E402
 
 from rulekit.book.checker import Checked, check  # noqa: E402
 from rulekit.book.inputs import find_target  # noqa: E402
@@ -214,6 +216,19 @@ def bench_interpreter(rows: list[tuple[str, str]], quick: bool) -> None:
         if traced:
             rows.append((f"combat round, `resolve` with --given, {label}", f"{whole * 1e3:.2f} ms"))
         rows.append((f"  the combat_round call alone, {label}", f"{call * 1e3:.2f} ms"))
+    # the call alone against the hand-written round (bench/reference_combat.py), side by side
+    runs = 20 if quick else 300
+    untraced, traced_call, ref = map(
+        min, zip(*(bench_combat_reference(book, runs) for _ in range(rounds)), strict=True)
+    )
+    for label, ours in (("untraced", untraced), ("traced", traced_call)):
+        rows.append(
+            (
+                f"combat round, the call, rulekit {label}",
+                f"{ours * 1e6:.0f} µs = {ours / ref:.1f}x",
+            )
+        )
+    rows.append(("combat round, hand-written Python", f"{ref * 1e6:.0f} µs"))
     for path in sorted((ROOT / "rulebooks").iterdir()):
         if (path / "rulebook.rk").exists():
             with parse_cache("off"):
