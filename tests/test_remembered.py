@@ -118,3 +118,52 @@ def test_a_remembered_call_past_the_budget_fails_as_a_run_would(book: Path) -> N
             errors.append(str(caught.value))
         assert errors[0] == errors[1]
         assert "step" in errors[0]
+
+
+def test_initial_state_is_worked_out_once_when_nothing_could_tell(
+    make_rulebook: Callable[..., Path],
+) -> None:
+    # Exact analysis makes an interpreter per path: the initial values are kept per rulebook
+    # when working them out throws no die, writes no event, makes no piece and gives only
+    # values nothing can change in place. A state variable changed in one game starts at its
+    # initial value in the next, and the steps are charged as if worked out.
+    from rulekit.engine import interpreter as module
+
+    checked = load(
+        str(
+            make_rulebook(
+                'rulebook "Init"\n'
+                'const base: int = 2 [1.1] provisional "not printed"\n'
+                "state count: int = base + 3\n"
+                "state names: list of int = [1, 2]\n"
+                "procedure bump -> int [1.0]\n"
+                "    count += 1\n"
+                "    names = names + [count]\n"
+                "    return count\n"
+            )
+        )
+    )
+    module._INITIAL.clear()
+    first = Interpreter(checked)
+    worked_out = first.steps
+    assert program_for(checked) in module._INITIAL
+    assert first.call("bump", {}) == 6
+    assert first.state.values["names"] == (1, 2, 6)
+    second = Interpreter(checked)
+    assert (second.state.values["count"], second.state.values["names"]) == (5, (1, 2))
+    assert second.steps == worked_out
+    assert first.trace.provisional_used == second.trace.provisional_used == ["const base [1.1]"]
+
+
+def test_initial_values_that_throw_dice_are_thrown_every_game(
+    make_rulebook: Callable[..., Path],
+) -> None:
+    from rulekit.engine import interpreter as module
+    from rulekit.engine.dice import ForcedDice
+
+    checked = load(
+        str(make_rulebook('rulebook "Dice"\ndice d6 = 1..6\nstate start: int = roll d6\n'))
+    )
+    assert Interpreter(checked, ForcedDice([2])).state.values["start"].total == 2
+    assert Interpreter(checked, ForcedDice([5])).state.values["start"].total == 5
+    assert program_for(checked) not in module._INITIAL
