@@ -10,6 +10,7 @@ import json
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import RULEBOOKS, run_cli
@@ -280,3 +281,19 @@ def test_calls_run_as_blocks_give_what_every_path_gives(tmp_path: Path) -> None:
             for how in ([], ["--method", "paths"])
         ]
         assert advised[0]["best"] == advised[1]["best"] and advised[0]["situations"]
+
+
+def test_a_runtime_error_reads_the_same_by_either_method(make_rulebook: Any) -> None:
+    # the context line names the procedure and its rule, as a run does, by situations too
+    root = make_rulebook(
+        'rulebook "Ctx"\n'
+        "dice d6 = 1..6\n"
+        'procedure p -> number [1.0] "p"\n'
+        "    let r = roll d6\n"
+        "    return 10 / (r - r)\n"
+    )
+    shown = {m: run_cli("prob", str(root), "p", "--method", m) for m in ("situations", "paths")}
+    for result in shown.values():
+        assert result.exit_code == 1
+        assert "  in procedure p [1.0]\n" in result.stderr, result.stderr
+    assert shown["situations"].stderr == shown["paths"].stderr

@@ -322,6 +322,10 @@ class _Runner:
         self.keys: list[str] | None = None  # the touched state variables, sorted once
         self.provisional: list[str] = []
         self.frame_name = f"procedure {program.name}"
+        # the procedure's rule, as Interpreter.call's frame has it (errors say "in procedure
+        # p [1.0]" by either method)
+        entered = checked.book.procedures.get(program.name)
+        self.frame_rule = entered.ref if entered is not None else None
         self.callers: list[_Caller] = []  # the calls being made in the run under way
         # the state variables the procedure (and what it calls, and --of) may read or write;
         # the others are the same in every situation: neither copied nor compared
@@ -419,7 +423,7 @@ class _Runner:
             decl = self.checked.book.procedures[(s.program or self.program).name]
             inner = Frame(f"procedure {decl.name}", decl.ref, local)
         else:
-            inner = Frame(self.frame_name, None, local)
+            inner = Frame(self.frame_name, self.frame_rule, local)
         i.frames[1:] = [*(c.frame for c in self.callers), inner]
         i.locals = local
         i.entity_count = s.entities

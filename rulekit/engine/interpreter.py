@@ -233,7 +233,13 @@ class Interpreter:
                     hint=hint,
                     rule=rule,
                     context=context
-                    + (f", rule [{rule.text}]" if rule and rule is not frame.rule else ""),
+                    # the statement's own rule, when it is not the procedure's (by its text:
+                    # exact analysis's blocks hold the same rule as another object)
+                    + (
+                        f", rule [{rule.text}]"
+                        if rule and (frame.rule is None or rule.text != frame.rule.text)
+                        else ""
+                    ),
                 )
             ]
         )
