@@ -38,7 +38,7 @@ from rulekit.engine.codegen_runtime import (
     mangle,
 )
 from rulekit.engine.decisions import ChooseSite
-from rulekit.engine.reach import contains, may_decide
+from rulekit.engine.reach import calls_a_procedure, contains, may_decide, pure
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
@@ -337,7 +337,11 @@ class Gen(Operators, Calls):
             finally:
                 self.w, self.traced, self.bound = outer, traced, bound
             mute = not may_decide(comp.book, comp.tables, s.default)
-            sub.line(f"{default}_default = _Suggestion({default}, {mute!r})")
+            # a memo for a default that only computes and calls a procedure (engine.memo)
+            remember = pure(comp.book, comp.tables, s.default) and calls_a_procedure(
+                comp.book, comp.tables, s.default
+            )
+            sub.line(f"{default}_default = _Suggestion({default}, {mute!r}, {remember!r})")
             default = f"{default}_default"
         site = w.const(ChooseSite(s.name, s.title, s.span, s.options.span))
         w.line(f"_choose(i, {site}, {self.expr(s.options)}, {default or 'None'})")

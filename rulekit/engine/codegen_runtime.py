@@ -19,6 +19,7 @@ from rulekit.engine import lookups
 from rulekit.engine.decisions import Suggestion, choose
 from rulekit.engine.dice import Die
 from rulekit.engine.lookups import Lookup
+from rulekit.engine.memo import Unkeyable, keepable, key_of
 from rulekit.engine.procedures import Procedure, call_traced
 from rulekit.engine.runtime import (
     MAX_NESTING,
@@ -239,6 +240,11 @@ def located(i: Interpreter, exc: BaseException) -> RuleRuntimeError | None:
 
 
 def _run(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
+    """A procedure run off the record; while a default that only computes is worked out,
+    its result remembered for that default (``_memoized``). The rest is ``_execute``,
+    written out again here: this is the commonest call."""
+    if i.memo is not None and proc.costly:
+        return _memoized(i, proc, args)
     frames = i.frames
     frame = Frame(proc.frame_name, proc.ref, args)
     if len(frames) > MAX_NESTING:
@@ -259,6 +265,63 @@ def _run(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
         i.locals = frames[-1].locals
         i.ref = saved
     return None if out is None else out[0]
+
+
+def _execute(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
+    """A procedure run off the record: its frame, its untraced body, its result."""
+    frames = i.frames
+    frame = Frame(proc.frame_name, proc.ref, args)
+    if len(frames) > MAX_NESTING:
+        raise i.too_deep(frame)
+    frames.append(frame)
+    i.locals = args
+    saved = i.ref
+    run = proc.untraced
+    try:
+        out = run(i) if run is not None else proc.body(i)
+    except Exception as exc:
+        error = located(i, exc)
+        if error is None:
+            raise
+        raise error from exc
+    finally:
+        frames.pop()
+        i.locals = frames[-1].locals
+        i.ref = saved
+    return None if out is None else out[0]
+
+
+def _memoized(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
+    """A call while a default that only computes is worked out (rulekit.engine.memo): the
+    result of an earlier call with arguments no procedure can tell apart, charged the steps
+    it took and noting the provisional values it noted, unless that would pass the step
+    budget or it ran with fewer frames below it (then it runs, to fail as it would)."""
+    memo = i.memo
+    assert memo is not None
+    try:
+        key: tuple[Any, ...] = (proc, *[(k, key_of(v)) for k, v in args.items()])
+    except Unkeyable:
+        return _execute(i, proc, args)
+    calls = memo.calls
+    hit = calls.get(key)
+    trace = i.trace
+    if hit is not None:
+        result, steps, notes, frames = hit
+        if i.steps + steps <= i.max_steps and len(i.frames) <= frames:
+            i.steps += steps
+            for note in notes:
+                trace.used_provisional(note)
+            return result
+        return _execute(i, proc, args)
+    steps_before, consts_before = i.steps, len(i.consts)
+    noted_before = trace.begin_noting()  # every provisional value the run uses, in order
+    try:
+        result = _execute(i, proc, args)
+    finally:
+        notes = trace.end_noting(noted_before)
+    if len(i.consts) == consts_before and keepable(result, args):
+        calls[key] = (result, i.steps - steps_before, notes, len(i.frames))
+    return result
 
 
 class TableSite:
@@ -377,7 +440,7 @@ def _call_given(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
     """A procedure called by Interpreter.call: it runs, off the record or on it (a run of it
     is what the caller asked for, never a result remembered from another)."""
     if i.muted:
-        return _run(i, proc, args)
+        return _execute(i, proc, args)
     return call_traced(i, proc, args)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from rulekit.engine.memo import CallMemo
 from rulekit.engine.policy import DecisionRequest
 from rulekit.engine.trace import DecisionEvent
 from rulekit.engine.values import show, to_json
@@ -20,20 +21,24 @@ if TYPE_CHECKING:
 class Suggestion:
     """A decision's default: the rulebook's advice (a generated function), worked out off
     the record. Its events are dropped, so they are not even made (``mute``) unless it may
-    ask the policy, which may show the trace while it decides."""
+    ask the policy, which may show the trace while it decides. When it can only compute
+    (``remember``: rulekit.engine.reach.pure), the procedures it calls remember their
+    results for as long as it runs (rulekit.engine.memo)."""
 
-    __slots__ = ("code", "mute")
+    __slots__ = ("code", "mute", "remember")
 
-    def __init__(self, code: Callable[[Interpreter], Any], mute: bool) -> None:
-        self.code, self.mute = code, mute
+    def __init__(self, code: Callable[[Interpreter], Any], mute: bool, remember: bool) -> None:
+        self.code, self.mute, self.remember = code, mute, remember
 
     def __call__(self, i: Interpreter) -> Any:
-        mark, muted = len(i.trace.events), i.muted
+        mark, muted, memo = len(i.trace.events), i.muted, i.memo
         i.muted = muted or self.mute
+        if self.remember:
+            i.memo = CallMemo()
         try:
             return self.code(i)
         finally:
-            i.muted = muted
+            i.muted, i.memo = muted, memo
             del i.trace.events[mark:]
 
 

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from rulekit.book.checker import Checked
 from rulekit.engine.dice import DiceSource, Die, SeededDice
+from rulekit.engine.memo import CallMemo
 from rulekit.engine.policy import DefaultPolicy, Policy
 from rulekit.engine.program import Program, program_for
 from rulekit.engine.runtime import (
@@ -92,6 +93,7 @@ class Interpreter:
         self.changed: set[str] = set()  # state variables written since the start
         self.given: list[Any] = []  # the arguments of the running call()
         self.muted = False  # working out a decision's default: its events would be dropped
+        self.memo: CallMemo | None = None  # working out a default that only computes (see memo)
         self.decisions = 0  # decisions made so far in this run
         # Exact enumeration re-runs a procedure once per path of dice; it may remember each
         # decision's default, which the dice thrown before it fully determine.

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rulekit.engine.reach import quiet, remembered_depth
+from rulekit.engine.reach import costly, quiet, remembered_depth
 from rulekit.engine.runtime import MAX_NESTING, Frame, TurnEnded
 from rulekit.engine.trace import (
     CallEvent,
@@ -56,6 +56,9 @@ class Procedure:
         if kept is not None:
             self.depth, self.reads = kept
         self.known: dict[tuple[Any, ...], tuple[Any, int, tuple[str, ...]]] = {}
+        # worth remembering while a default is worked out (engine.memo): a call may cost
+        # more than looking its result up
+        self.costly = costly(program.book, program.tables, decl.name)
 
     def _build(self, i: Interpreter) -> tuple[Any] | None:
         self.body = self.program.body(self.decl)

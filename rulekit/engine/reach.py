@@ -74,6 +74,13 @@ def may_decide(book: Rulebook, tables: dict[str, CompiledTable], expr: n.Expr) -
     return _reaches(book, tables, [expr], lambda node: isinstance(node, n.Choose))
 
 
+def calls_a_procedure(book: Rulebook, tables: dict[str, CompiledTable], expr: n.Expr) -> bool:
+    """Whether evaluating ``expr`` may call a procedure (following calls)."""
+    return _reaches(
+        book, tables, [expr], lambda node: isinstance(node, n.Call) and node.func in book.procedures
+    )
+
+
 def branches(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> bool:
     """Whether a call of procedure ``name`` may throw dice or ask a decision (following
     the calls it makes; a table with dice of its own throws them)."""
@@ -125,6 +132,50 @@ def quiet(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> bool:
                 stack.extend(_callee(book, tables, func))
             elif func not in ENUM_FUNCTIONS and func not in BUILTINS:
                 return False  # a graph function notes its result
+        stack.extend(_children(node))
+    return True
+
+
+def pure(book: Rulebook, tables: dict[str, CompiledTable], expr: n.Expr) -> bool:
+    """Whether evaluating ``expr`` can only compute, following the calls it makes (bodies,
+    modifier lines, tables' dimensions and follow-up actions) and the values of the
+    constants it may read first: no dice, draw, decision or ``end turn``, no change to a
+    state variable, track or game piece, no new game piece. While it runs nothing the game
+    holds changes, so a procedure called again with the same arguments gives the same
+    result in as many steps (rulekit.engine.memo). Its notes are never recorded: a default
+    that decides nothing runs muted, and a default's events are dropped anyway."""
+    from rulekit.book.check_exprs import placeholders
+
+    seen: set[str] = set()
+    stack: list[Any] = [expr]
+
+    def read(name: str) -> None:
+        if name in book.consts and f"const {name}" not in seen:
+            seen.add(f"const {name}")
+            stack.append(book.consts[name].value)
+
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.Roll | n.Draw | n.Choose | n.EndTurn):
+            return False
+        if isinstance(node, n.Dim) and node.dice is not None:
+            return False  # a table that throws its own dice
+        if isinstance(node, n.Assign) and (
+            len(node.target) > 1 or node.target[0] in book.states or node.target[0] in book.tracks
+        ):
+            return False
+        if isinstance(node, n.Name):
+            read(node.id)
+        elif isinstance(node, n.Str) and "{" in node.value:
+            for dotted in placeholders(node.value):
+                read(dotted.split(".")[0])
+        elif isinstance(node, n.Call) and node.func not in seen:
+            seen.add(node.func)
+            func = node.func
+            known = func in tables or func in book.modifiers or func in book.procedures
+            if not known and func in book.kinds and func not in book.records:
+                return False  # a new game piece is numbered
+            stack.extend(_callee(book, tables, func))
         stack.extend(_children(node))
     return True
 
@@ -280,12 +331,12 @@ def remembered_depth(
         return deepest
 
     found = walk(name, ())
-    if found is None or not _costly(book, tables, name):
+    if found is None or not costly(book, tables, name):
         return None
     return found, tuple(sorted(reads))
 
 
-def _costly(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> bool:
+def costly(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> bool:
     """Whether a call of procedure ``name`` may cost more than looking its result up: it
     loops, calls or looks something up (a few comparisons cost less than the look-up)."""
     stack: list[Any] = list(book.procedures[name].body)

@@ -62,6 +62,16 @@ def _required(checked: Checked, target: Target) -> list[str]:
     return [p.name for p in decl.params if p.default is None]
 
 
+def _names_a_piece(raw: Any, typ: t.Type | None) -> bool:
+    """Whether a given value names pieces or records (``s = "John Rodgers"``, a list of
+    names) rather than giving them: it is read as ValueReader.read reads a name."""
+    if isinstance(typ, t.ListT):
+        typ = typ.item
+        if isinstance(raw, list):
+            return isinstance(typ, (t.KindT, t.RecordT)) and any(isinstance(r, str) for r in raw)
+    return isinstance(raw, str) and isinstance(typ, (t.KindT, t.RecordT))
+
+
 def bind_inputs(
     checked: Checked,
     target: Target,
@@ -75,15 +85,22 @@ def bind_inputs(
     state_types = {name: checked.globals[name] for name in interp.state.values}
     args: dict[str, Any] = {}
     sources: list[tuple[str, Any, ValueReader]] = []
+    situation = interp.state.values.values  # a piece may be named: --at sub=Spearfish
+    given: list[tuple[str, Any]] = []
     if isinstance(given_path, Mapping):
-        reader = ValueReader(checked, interp.eval, "given")
-        sources.extend((key, value, reader) for key, value in given_path.items())
+        reader = ValueReader(checked, interp.eval, "given", None, situation)
+        given = list(given_path.items())
     elif given_path is not None:
         raw, text = load_given(given_path)
-        reader = ValueReader(checked, interp.eval, given_path, text)
-        sources.extend((key, value, reader) for key, value in raw.items())
+        reader = ValueReader(checked, interp.eval, given_path, text, situation)
+        given = list(raw.items())
+    # a piece the file names (s = "John Rodgers") is found once the file's other values are
+    # in the state, as --at finds it: it may be one of the file's own lists
+    given.sort(
+        key=lambda item: _names_a_piece(item[1], slots.get(item[0], state_types.get(item[0])))
+    )
+    sources.extend((key, value, reader) for key, value in given)
     for name, value in at:
-        situation = interp.state.values.values  # a piece may be named: --at sub=Spearfish
         sources.append(
             (name, value, ValueReader(checked, interp.eval, f"--at {name}", None, situation))
         )
