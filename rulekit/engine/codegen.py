@@ -551,16 +551,18 @@ class Gen(Operators, Calls, Locals):
         sub, name = outer.helper()
         sub.line(f"def {name}(i, L):")
         sub.level += 1
-        py = self.py
-        if py:  # it reads the locals in L: written there first; a draw may change them
-            drew = any(contains(x, n.Draw) for x in (expr, iterable, cond) if x is not None)
-            call = f"{name}(i, {self._synced()})"
-            if drew:
-                call = f"({call}, {', '.join(self._reread())})[0]"
+        py, inner = self.py, {}
+        drew = any(contains(x, n.Draw) for x in (expr, iterable, cond) if x is not None)
+        if py and drew:  # a draw may change a local: the helper reads and writes them in L
+            call = f"({name}(i, {self._synced()}), {', '.join(self._reread())})[0]"
+        elif py:  # the locals it reads given as arguments (the item hides its own name)
+            inner = {k: py[k] for k in self._passed((expr, iterable, cond)) if k != var}
+            sub.lines[-1] = f"def {name}(i, L{''.join(', ' + v for v in inner.values())}):"
+            call = f"{name}(i, L{''.join(', ' + v for v in inner.values())})"
         else:
             call = f"{name}(i, L)"
         self.w, bound, self.bound = sub, self.bound, {}  # another function: no outer variable
-        self.py = {}
+        self.py = inner
         try:
             items = sub.temp()
             sub.line(f"{items} = _plain({self.expr(iterable)})")

@@ -17,8 +17,37 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulekit.book.check_exprs import placeholders
 from rulekit.engine.codegen_runtime import _MISSING
 from rulekit.language import nodes as n
+
+
+def _named(book: Any, nodes: tuple[Any, ...]) -> set[str] | None:
+    """Every name the nodes mention (in a ``{...}`` of a text too), or None if they call
+    something with a default for a parameter."""
+    found: set[str] = set()
+    stack = [x for x in nodes if x is not None]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.Name):
+            found.add(node.id)
+        elif isinstance(node, n.Str):
+            found.update(p.split(".")[0] for p in placeholders(node.value))
+        elif isinstance(node, n.Call):
+            decl = (
+                book.procedures.get(node.func)
+                or book.modifiers.get(node.func)
+                or book.records.get(node.func)
+                or book.kinds.get(node.func)
+            )
+            fields = getattr(decl, "params", None) or getattr(decl, "fields", None) or ()
+            if any(getattr(f, "default", None) is not None for f in fields):
+                return None
+        for field in getattr(type(node), "__attrs_attrs__", ()):
+            value = getattr(node, field.name)
+            items = value if isinstance(value, tuple) else (value,)
+            stack.extend(x for x in items if hasattr(type(x), "__attrs_attrs__"))
+    return found
 
 
 def sync(L: dict[str, Any], names: tuple[str, ...], values: tuple[Any, ...]) -> dict[str, Any]:
@@ -81,6 +110,12 @@ class Locals:
         names = sorted(self.py)
         values = "(" + "".join(f"{self.py[k]}, " for k in names) + ")"
         return f"_sync(L, {self.w.const(tuple(names))}, {values})"
+
+    def _passed(self, nodes: tuple[Any, ...]) -> list[str]:
+        """The Python locals code reading ``L`` may read: those ``nodes`` name, else
+        (they call what has a default, evaluated where the call is made) every one."""
+        named = _named(self.comp.book, nodes)
+        return sorted(k for k in self.py if named is None or k in named)
 
     def _reread(self) -> list[str]:
         """Every Python local read back from ``L`` (code that may have written it ran)."""
