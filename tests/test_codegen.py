@@ -94,7 +94,9 @@ def test_odd_names_and_strings_run_and_print_exactly(make_rulebook: Callable[...
     assert shown.exit_code == 0, shown.stderr
     source = shown.stdout
     assert "def traced__5f__5f_builtins_5f__5f_(i):" in source  # a mangled name
-    assert "L['_t1'] = " in source and "'__import__' in L" in source  # repr()'d keys
+    # locals are Python variables under generated names (a parameter read once on entry)
+    assert "L['_t1']" not in source and "L['exec']" in source and "_l2 = " in source
+    assert "'__import__' in (" in source  # repr()'d keys
     returned = "x\"y\\z __import__('os').system('echo pwned') {{}} é"
     assert source.count("pwned") == 1 and repr(returned) in source  # only as a repr()
     assert "rulebook.rk:8" in source

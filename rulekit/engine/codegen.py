@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import itertools
 import linecache
+import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rulekit.book.check_exprs import placeholders
 from rulekit.engine.builtins import BUILTINS
 from rulekit.engine.codegen_calls import Calls
+from rulekit.engine.codegen_locals import Locals, sync
 from rulekit.engine.codegen_ops import Operators
 from rulekit.engine.codegen_runtime import (
     AGGREGATES,
@@ -122,8 +124,11 @@ def procedure(comp: Program, decl: n.ProcedureDecl, traced: bool) -> Generated:
     w.line(f"def {fname}(i):")
     w.level += 1
     w.line("L = i.locals")
+    gen.python_locals(decl)
     gen.block(decl.body, None, decl.ref)
     w.line("return None")
+    if not any(_USES_L.search(line) for line in w.lines[2:]):
+        del w.lines[1], w.spans[1]  # nothing reads the dict of locals
     return finish(w, fname)
 
 
@@ -133,6 +138,7 @@ def finish(w: Writer, fname: str) -> Generated:
     spans = [span for h in w.helpers for span in h.spans] + w.spans
     source = "\n".join(lines) + "\n"
     namespace: dict[str, Any] = dict(RUNTIME)
+    namespace["_sync"] = sync
     namespace.update(w.names)
     filename = f"<rulekit {fname} {next(_SERIAL)}>"
     exec(compile(source, filename, "exec"), namespace)  # our own text: see the module docstring
@@ -158,12 +164,13 @@ def expression(comp: Program, e: Any, given: bool = False) -> Generated:
 
 
 _SERIAL = itertools.count(1)
+_USES_L = re.compile(r"\bL\b")
 _UNKNOWN = object()
 # statements after which i.ref still holds what their step set (calls restore it)
 _STRAIGHT = (n.Let, n.Return, n.ExprStmt, n.Require, n.NoteStmt, n.Pass, n.Assign)
 
 
-class Gen(Operators, Calls):
+class Gen(Operators, Calls, Locals):
     """Writes the statements and expressions of one procedure."""
 
     w: Writer
@@ -192,6 +199,9 @@ class Gen(Operators, Calls):
         # comprehension's item (nothing in it can rebind it but a draw)
         self.bound: dict[str, str] = {}
         self.given = False
+        # the locals held in Python variables of the function being written (a procedure's
+        # traced or untraced one), by name; the others are read and written in ``L``
+        self.py: dict[str, str] = {}
 
     # ---- statements ----------------------------------------------------------------------
 
@@ -239,13 +249,13 @@ class Gen(Operators, Calls):
             if shown and self.traced:
                 assert s.ref is not None
                 t = w.temp()
-                w.line(f"L[{s.name!r}] = {t} = {value}")
+                w.line(f"{self._target(s.name)} = {t} = {value}")
                 w.line(
                     f"i.trace.events.append(_ValueEvent(i.depth, {s.name!r}, _to_json({t}), "
                     f"{s.ref.text!r}))"
                 )
             else:
-                w.line(f"L[{s.name!r}] = {value}")
+                w.line(f"{self._target(s.name)} = {value}")
             self._bound_here(s.name)
         elif isinstance(s, n.Return):
             self._step(s.span, here)
@@ -269,7 +279,7 @@ class Gen(Operators, Calls):
             source = self.expr(s.iterable)
             w.line(f"for {t} in i._iterate({source}, {w.const(s.iterable.span)}):")
             w.level += 1
-            w.line(f"L[{s.var!r}] = {t}")
+            w.line(f"{self._target(s.var)} = {t}")
             known = set(self.known)
             self._bound_here(s.var)
             self.block(s.body, s.ref or inherited, rule)
@@ -300,9 +310,9 @@ class Gen(Operators, Calls):
             value, head, span = self.expr(s.value), s.target[0], w.const(s.span)
             obj = f"i._name_value({head!r}, {span})"
             if head in self.known:
-                obj = f"L[{head!r}]"
+                obj = self._local(head)
             elif head in self.local:
-                obj = f"(L[{head!r}] if {head!r} in L else {obj})"
+                obj = self._local(head, obj)
             for name in s.target[1:-1]:
                 obj = f"i._attr({obj}, {name!r}, {span})"
             w.line(f"_assign_attr(i, {value}, {obj}, {w.const(s.target)}, {s.op!r}, {span})")
@@ -332,10 +342,11 @@ class Gen(Operators, Calls):
             sub.line(f"def {default}(i):")
             sub.line("    L = i.locals")
             self.w, self.traced, bound, self.bound = sub, None, self.bound, {}
+            py, self.py = self.py, {}  # another function: it reads the locals in L
             try:
                 sub.line(f"    return {self.expr(s.default)}")
             finally:
-                self.w, self.traced, self.bound = outer, traced, bound
+                self.w, self.traced, self.bound, self.py = outer, traced, bound, py
             mute = not may_decide(comp.book, comp.tables, s.default)
             # a memo for a default that only computes and calls a procedure (engine.memo)
             remember = pure(comp.book, comp.tables, s.default) and calls_a_procedure(
@@ -344,7 +355,19 @@ class Gen(Operators, Calls):
             sub.line(f"{default}_default = _Suggestion({default}, {mute!r}, {remember!r})")
             default = f"{default}_default"
         site = w.const(ChooseSite(s.name, s.title, s.span, s.options.span))
-        w.line(f"_choose(i, {site}, {self.expr(s.options)}, {default or 'None'})")
+        if not self.py:
+            w.line(f"_choose(i, {site}, {self.expr(s.options)}, {default or 'None'})")
+            return
+        # the default, the policy (a player's prompt, a view) and the choice read and
+        # write the locals in L: written there first, read back after
+        t = w.temp()
+        w.line(f"{t} = {self.expr(s.options)}")
+        w.line(self._synced())
+        w.line(f"_choose(i, {site}, {t}, {default or 'None'})")
+        if s.default is not None and contains(s.default, n.Draw):  # a pool drawn from
+            w.line("(" + ", ".join(self._reread()) + ")")
+        elif s.name in self.py:
+            w.line(f"{self.py[s.name]} = L[{s.name!r}]")
 
     def _assign_variable(self, s: n.Assign) -> None:
         """``x = v``, ``x += v``: a local, else a state variable (a track clamped to its
@@ -368,24 +391,25 @@ class Gen(Operators, Calls):
                 if fast is not None
                 else slow
             )
+        local, bound = self._target(head), self._is_bound(head)
         if head in self.known:  # certainly a local
-            w.line(f"{old} = L[{head!r}]")
-            w.line(f"L[{head!r}] = {combined}")
+            w.line(f"{old} = {local}")
+            w.line(f"{local} = {combined}")
             return
         if head not in self.comp.book.states and head not in self.comp.book.tracks:
             # a local: the state holds no other names (see _member); one from here on
             self._bound_here(head)
-            w.line(f"if {head!r} in L:")
-            w.line(f"    {old} = L[{head!r}]")
-            w.line(f"    L[{head!r}] = {combined}")
+            w.line(f"if {bound}:")
+            w.line(f"    {old} = {local}")
+            w.line(f"    {local} = {combined}")
             w.line("else:")
-            w.line(f"    L[{head!r}] = {value}")
+            w.line(f"    {local} = {value}")
             return
         keyword = "if"
         if head in self.local:
-            w.line(f"if {head!r} in L:")
-            w.line(f"    {old} = L[{head!r}]")
-            w.line(f"    L[{head!r}] = {combined}")
+            w.line(f"if {bound}:")
+            w.line(f"    {old} = {local}")
+            w.line(f"    {local} = {combined}")
             keyword = "elif"
         w.line(f"{keyword} {head!r} in ({values} := i.state.values):")
         w.level += 1
@@ -399,7 +423,7 @@ class Gen(Operators, Calls):
         w.line(f"i._record_change({head!r}, {old}, {new})")
         w.level -= 1
         w.line("else:")
-        w.line(f"    L[{head!r}] = {value}")
+        w.line(f"    {local} = {value}")
 
     def _if(
         self,
@@ -516,9 +540,9 @@ class Gen(Operators, Calls):
             noted = f"_state_noted(i, {head!r}, {w.const(note)})"
             value = f"({noted} if {head!r} in i.state.values else {fallback})"
             if head in self.known:
-                value = f"L[{head!r}]"
+                value = self._local(head)
             elif head in self.local:
-                value = f"(L[{head!r}] if {head!r} in L else {value})"
+                value = self._local(head, value)
             for attr in attrs:
                 value = f"i._attr({value}, {attr!r}, {w.const(span)})"
             parts.append(f"({w.const('{' + dotted + '}')}, _show({value})), ")
@@ -531,7 +555,18 @@ class Gen(Operators, Calls):
         sub, name = outer.helper()
         sub.line(f"def {name}(i, L):")
         sub.level += 1
+        py, inner = self.py, {}
+        drew = any(contains(x, n.Draw) for x in (expr, iterable, cond) if x is not None)
+        if py and drew:  # a draw may change a local: the helper reads and writes them in L
+            call = f"({name}(i, {self._synced()}), {', '.join(self._reread())})[0]"
+        elif py:  # the locals it reads given as arguments (the item hides its own name)
+            inner = {k: py[k] for k in self._passed((expr, iterable, cond)) if k != var}
+            sub.lines[-1] = f"def {name}(i, L{''.join(', ' + v for v in inner.values())}):"
+            call = f"{name}(i, L{''.join(', ' + v for v in inner.values())})"
+        else:
+            call = f"{name}(i, L)"
         self.w, bound, self.bound = sub, self.bound, {}  # another function: no outer variable
+        self.py = inner
         try:
             items = sub.temp()
             sub.line(f"{items} = _plain({self.expr(iterable)})")
@@ -561,20 +596,20 @@ class Gen(Operators, Calls):
             sub.line(f"        L[{var!r}] = {saved}")
             sub.line(f"return {values}")
         finally:
-            self.w, self.bound = outer, bound
-        return f"{name}(i, L)"
+            self.w, self.bound, self.py = outer, bound, py
+        return call
 
     def _name(self, e: n.Name) -> str:
         name = e.id
         if name in self.bound:
             return self.bound[name]
         if name in self.known:
-            return f"L[{name!r}]"
+            return self._local(name)
         member = self._member(e)  # an enum member, unless a local shadows it
         value = self._nonlocal(e) if member is None else self.w.const(member)
         if name not in self.local:
             return f"({value})"
-        return f"(L[{name!r}] if {name!r} in L else {value})"
+        return self._local(name, value)
 
     def _member(self, e: n.Name) -> Any:
         """The enum member a name stands for when nothing else can be read by that name but
@@ -631,15 +666,11 @@ class Gen(Operators, Calls):
         if isinstance(e.obj, n.Name) and e.obj.id in self.bound:
             obj = self.bound[e.obj.id]
         elif isinstance(e.obj, n.Name) and e.obj.id in self.known:
-            obj = f"L[{e.obj.id!r}]"
+            obj = self._local(e.obj.id)
         elif isinstance(e.obj, n.Name):  # a local, else a state variable, constant...
             h = e.obj.id
             elsewhere = self._nonlocal(e.obj)
-            obj = (
-                f"(L[{h!r}] if {h!r} in L else {elsewhere})"
-                if h in self.local
-                else f"({elsewhere})"
-            )
+            obj = self._local(h, elsewhere) if h in self.local else f"({elsewhere})"
         else:
             obj = self.expr(e.obj)
         t, a = w.temp(), e.name

@@ -33,6 +33,7 @@ class Calls:
     comp: Any  # the program (rulekit.engine.program)
     traced: bool | None
     given: bool  # writing Interpreter.call's call: a procedure's result is never remembered
+    py: dict[str, str]  # the locals held in Python variables, by name (codegen.Gen)
 
     def expr(self, e: Any) -> str:
         raise NotImplementedError
@@ -207,6 +208,12 @@ class Calls:
         count = self.expr(e.count) if e.count is not None else "_NO_ARG"
         drawn = f"_draw(i, {site}, {items}, {count})"
         target = e.source
+        if isinstance(target, n.Name) and target.id in self.py:
+            # the pool left written back to the local, else to the state variable
+            v, t = self.py[target.id], w.temp()
+            back = f"i.state.values.__setitem__({target.id!r}, {t}[0])"
+            kept = f"(({v} := {t}[0]) if {v} is not _MISSING else {back})"
+            return f"(({t} := {drawn}), {kept}, {t}[1])[2]"
         if isinstance(target, n.Name):
             return f"_drawn_from_name(i, {target.id!r}, {drawn})"
         assert isinstance(target, n.Attr)
