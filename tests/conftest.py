@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import json
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -84,3 +87,15 @@ def make_rulebook(tmp_path: Path) -> Callable[..., Path]:
         return root
 
     return make
+
+
+def bench_module(name: str, file: str | None = None) -> ModuleType:
+    """A script of bench/ imported as a module (once): its references and measurements."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / (file or f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -3,12 +3,10 @@ or comparing their speed means nothing: same situations and dice, same outcomes.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from types import ModuleType
 from typing import Any
 
-from conftest import ROOT
+from conftest import ROOT, bench_module
 
 from rulekit.book.checker import Checked
 from rulekit.engine.dice import ForcedDice
@@ -17,12 +15,7 @@ from rulekit.engine.policy import DefaultPolicy
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_main", ROOT / "bench" / "bench.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_main"] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("bench_main", "bench.py")
 
 
 def test_reference_agrees_with_the_rulebook(silent_war: Checked) -> None:
@@ -82,10 +75,7 @@ def test_the_calibration_bench_runs_with_small_settings(tmp_path: Any, capsys: A
     # two short campaigns on one worker, and the full campaign's report on their figures
     import json
 
-    spec = importlib.util.spec_from_file_location("calibration", ROOT / "bench" / "calibration.py")
-    assert spec is not None and spec.loader is not None
-    calibration = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(calibration)
+    calibration = bench_module("calibration")
     out = tmp_path / "games.json"
     args = ["--scenario", "short_campaign", "--short-games", "2", "--workers", "1"]
     assert calibration.main([*args, "--json", str(out)]) == 0

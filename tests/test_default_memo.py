@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_remembered import _run as _play
 
 from rulekit.book.checker import Checked, load
 from rulekit.engine import codegen_runtime, decisions
@@ -96,15 +97,6 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
 
     monkeypatch.setattr(codegen_runtime, "_execute", counting)
     yield counted
-
-
-def _play(checked: Checked, muted: bool, max_steps: int | None = None) -> Interpreter:
-    interp = Interpreter(checked)
-    interp.muted = muted
-    if max_steps is not None:
-        interp.max_steps = max_steps
-    interp.call("main", {})
-    return interp
 
 
 def _summary(interp: Interpreter) -> tuple[Any, ...]:

@@ -3,13 +3,11 @@ end in the same state, seed by seed: the benchmark's ratio compares the same pro
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
 from types import ModuleType
 
 import pytest
-from conftest import ROOT
+from conftest import bench_module
 
 from rulekit.book.checker import Checked
 from rulekit.engine.session import resolve
@@ -19,15 +17,7 @@ VARIANT_SEEDS = 100  # of each changed copy of it
 
 
 def _reference() -> ModuleType:
-    if "reference_combat" in sys.modules:
-        return sys.modules["reference_combat"]
-    path = ROOT / "bench" / "reference_combat.py"
-    spec = importlib.util.spec_from_file_location("reference_combat", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["reference_combat"] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("reference_combat")
 
 
 def test_the_spearfish_round_ends_alike_on_300_seeds(silent_war: Checked) -> None:

@@ -241,30 +241,10 @@ def located(i: Interpreter, exc: BaseException) -> RuleRuntimeError | None:
 
 def _run(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
     """A procedure run off the record; while a default that only computes is worked out,
-    its result remembered for that default (``_memoized``). The rest is ``_execute``,
-    written out again here: this is the commonest call."""
+    its result remembered for that default (``_memoized``)."""
     if i.memo is not None and proc.costly:
         return _memoized(i, proc, args)
-    frames = i.frames
-    frame = Frame(proc.frame_name, proc.ref, args)
-    if len(frames) > MAX_NESTING:
-        raise i.too_deep(frame)
-    frames.append(frame)
-    i.locals = args
-    saved = i.ref
-    run = proc.untraced
-    try:
-        out = run(i) if run is not None else proc.body(i)
-    except Exception as exc:
-        error = located(i, exc)
-        if error is None:
-            raise
-        raise error from exc
-    finally:
-        frames.pop()
-        i.locals = frames[-1].locals
-        i.ref = saved
-    return None if out is None else out[0]
+    return _execute(i, proc, args)
 
 
 def _execute(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:
