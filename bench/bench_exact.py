@@ -46,7 +46,7 @@ def _ms(seconds: float) -> str:
 
 
 def _ratio(ours: float, other: float | None) -> str:
-    return "" if other is None or other <= 0 else f" = {ours / other:.0f}x"
+    return "" if other is None or other <= 0 else f" = {ours / other:.1f}x"
 
 
 def _icepool() -> Any:

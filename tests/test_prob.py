@@ -48,7 +48,9 @@ def test_minefield_a5(crew: str, lost: Fraction) -> None:
     data = cli_json("prob", SUB, "minefield", "--at", f"crew={crew}")
     assert p_of(data, "Sub Lost to Mine") == lost
     assert p_of(data, "Safe Passage") == 1 - lost
-    assert data["exact"] and data["paths"] == 21  # the multisets of two d6
+    assert data["exact"] and data["paths"] == 11  # the totals of two d6 (2-12)
+    paths = cli_json("prob", SUB, "minefield", "--at", f"crew={crew}", "--method", "paths")
+    assert paths["paths"] == 21 and paths["outcomes"] == data["outcomes"]  # the multisets
     assert data["mean"] is None  # text results have no mean
 
 
@@ -144,10 +146,12 @@ def test_a_roll_only_when_an_earlier_roll_says_so(make_rulebook: Callable[..., P
     book = load(str(make_rulebook(text)))
     dist = exact(book, ask(book, "e"), method="paths")
     assert dist.paths == 4 + 2 * 21
-    # by situations: a = 1..6 are six situations, then 4 runs without dice and 2 x 21
+    # by situations: the let is worked out as six values, six situations; each return
+    # once more: 4 without dice, 2 x the 11 totals of 2d6 (thrown as totals: only the
+    # sum is read)
     merged = exact(book, ask(book, "e"))
     assert merged.outcomes == dist.outcomes
-    assert (merged.situations, merged.paths) == (7, 6 + 4 + 2 * 21)
+    assert (merged.situations, merged.paths) == (7, 6 + 4 + 2 * 11)
     out: dict[int, Fraction] = {}
     for a in D6:
         if a < 5:
@@ -215,7 +219,7 @@ def test_of_expression_errors_point_at_the_expression() -> None:
 def test_prob_text_output() -> None:
     result = run_cli("prob", SUB, "minefield", "--at", "crew=Veteran")
     assert result.exit_code == 0, result.stderr
-    assert "table minefield [A5] (exact, 21 path(s) of dice)" in result.stdout
+    assert "table minefield [A5] (exact, 11 path(s) of dice)" in result.stdout
     assert "│ Sub Lost to Mine │ 1/6 │ 16.67 │" in result.stdout
 
 

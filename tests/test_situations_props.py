@@ -32,6 +32,11 @@ table t [1.0]: roll d4 -> int
 modifiers m(x: int) [1.1]
     +1 if x >= 3 [1.1 A]
     -1 if x = 1  [1.1 B]
+
+procedure f(a: int, b: int) -> int [1.2]
+    if a > b:
+        return a - b
+    return s
 """
 
 ROLLS = ["roll d3", "roll d4", "roll 2d3", "roll highest of 2 d4", "roll d6"]
@@ -40,10 +45,19 @@ ROLLS = ["roll d3", "roll d4", "roll 2d3", "roll highest of 2 d4", "roll d6"]
 @st.composite
 def value(draw: Any, names: list[str]) -> str:
     """An int expression over the locals defined so far."""
-    kind = draw(st.integers(0, 5))
+    kind = draw(st.integers(0, 9))
     if kind == 0 or not names:
         return draw(st.sampled_from(ROLLS))
     name = draw(st.sampled_from(names))
+    # values with several parts that throw (worked out as distributions: analysis.lift)
+    if kind == 6:
+        return f"f(roll d4, {name}) + (roll d3)"
+    if kind == 7:
+        return f"max(roll d3, {name}) - min(roll 2d3, t(roll: roll d4))"
+    if kind == 8:
+        return f"if roll d3 > 1 then {name} else roll d4"
+    if kind == 9:
+        return f"count(x for x in [roll d3, roll d4, {name}] if x >= 3)"
     if kind == 1:
         return f"{name} + {draw(st.integers(0, 2))}"
     if kind == 2:

@@ -21,7 +21,7 @@ from attrs import define, field
 
 from rulekit.analysis.outcomes import Defaults, Question, TooManyPaths, _multisets
 from rulekit.book.checker import Checked
-from rulekit.engine.dice import DiceNeeded, Die, kept_outcomes
+from rulekit.engine.dice import DiceNeeded, Die, kept_outcomes, summed_outcomes
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.policy import DecisionRequest, DefaultPolicy, Policy
 from rulekit.engine.values import show, unwrap
@@ -67,6 +67,17 @@ class BranchPoints:
         outcomes = kept_outcomes(die, count, keep)
         total = len(die.faces) ** count
         labels = [str(value) for value, _ in outcomes]
+        weights = [Fraction(ways, total) for _, ways in outcomes]
+        return outcomes[self._branch(Point("dice", len(outcomes), labels, weights))][0]
+
+    def throw_summed(self, die: Die, count: int, where: str) -> int | None:
+        """The total of a roll of alike dice, one outcome of few (2d6: 11, not 21); None
+        where the roll's faces are read."""
+        if where in self.full:
+            return None
+        outcomes = summed_outcomes(die, count)
+        total = len(die.faces) ** count
+        labels = [f"total {value}" for value, _ in outcomes]
         weights = [Fraction(ways, total) for _, ways in outcomes]
         return outcomes[self._branch(Point("dice", len(outcomes), labels, weights))][0]
 

@@ -78,6 +78,8 @@ class _AdviceRunner(_Runner):
         self, checked: Checked, question: Question, program: Any, max_steps: int, answered: set[str]
     ) -> None:
         super().__init__(checked, question, program, max_steps)
+        self.lifting = False  # a lifted value's situations are chance points the tree
+        # does not have: its dice are enumerated path by path
         self.answered = answered
         self.fixed: Policy | None = None
 

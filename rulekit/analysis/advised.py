@@ -99,6 +99,7 @@ class _Replay(Tape):
 
     throw_group = None  # type: ignore[assignment]
     throw_kept = None  # type: ignore[assignment]
+    throw_summed = None  # type: ignore[assignment]
 
     def __init__(self, prefix: list[int], at: int, later: bool) -> None:
         super().__init__(prefix, DefaultPolicy(), set())

@@ -179,6 +179,9 @@ class Question:
     setup: Callable[[Interpreter], dict[str, Any]]
     of: n.Expr | None = None
     describe: str = ""
+    # the run after its set-up, given what the set-up bound (a table's or modifier list's
+    # outcomes are then worked out on one interpreter: rulekit.analysis.prob)
+    answer: Callable[[Interpreter, dict[str, Any]], Any] | None = None
 
 
 def _key(value: Any) -> str:

@@ -16,10 +16,11 @@ through the dice.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
+from rulekit.analysis.lift import SituationDice
 from rulekit.analysis.outcomes import (
     Defaults,
     Distribution,
@@ -34,8 +35,10 @@ from rulekit.analysis.situations import solve_by_situations
 from rulekit.book import types as t
 from rulekit.book.checker import Checked, check_expression
 from rulekit.book.inputs import Inputs, Target, assignments, check_decisions, find_target
-from rulekit.engine.dice import SeededDice
+from rulekit.engine.dice import DiceNeeded, SeededDice
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
+from rulekit.engine.program import program_for
+from rulekit.engine.reach import pure
 from rulekit.engine.session import _slots, bind_inputs, make_policy
 from rulekit.engine.values import unwrap
 from rulekit.errors import InputError, error
@@ -65,7 +68,9 @@ def ask(
         return bind_inputs(checked, target, interp, given, pairs)
 
     def run(interp: Interpreter) -> Any:
-        args = setup(interp)
+        return answer(interp, setup(interp))
+
+    def answer(interp: Interpreter, args: dict[str, Any]) -> Any:
         if target.kind == "table":
             result = interp.lookup(target.name, args)
         else:
@@ -77,7 +82,7 @@ def ask(
     describe = f"{target.kind} {target.name}" + (f" [{target.ref.text}]" if target.ref else "")
     if of is not None:
         describe += f", of: {of}"
-    return Question(target, run, setup, expr, describe)
+    return Question(target, run, setup, expr, describe, answer)
 
 
 def of_expression(checked: Checked, target: Target, text: str, where: str = "--of") -> n.Expr:
@@ -127,6 +132,13 @@ def exact(
             max_seconds=max_seconds,
             tolerance=tolerance,
         )
+    if method == "situations" and question.answer is not None and _computes(checked, question):
+        full: set[str] = set()
+        while True:
+            try:
+                return _by_outcomes(checked, question, question.answer, full, max_paths, max_steps)
+            except DiceNeeded as needed:  # a roll's faces are read: throw them all, anew
+                full.add(needed.where)
     totals: dict[str, Outcome] = {}
     provisional: list[str] = []
     prefix: list[int] | None = []
@@ -135,16 +147,7 @@ def exact(
     while prefix is not None:
         paths += 1
         if paths > max_paths:
-            raise TooManyPaths(
-                [
-                    error(
-                        f"{question.describe} has more than {max_paths} paths of dice",
-                        where="--max-paths",
-                        hint="raise --max-paths, or estimate it by sampling: "
-                        "rulekit prob ... --samples 100000 (or rulekit simulate)",
-                    )
-                ]
-            )
+            raise _too_many_paths(question, max_paths)
         dice = defaults.dice = PathDice(prefix)
         interp = Interpreter(checked, dice, max_steps=max_steps)
         interp.muted = True  # untraced: only the value and the provisional values are read
@@ -163,6 +166,74 @@ def exact(
     total = sum((o.p for o in outcomes), Fraction(0))
     if total != 1:  # the enumeration itself is wrong: a bug, not bad input
         raise AssertionError(f"probabilities of {question.describe} sum to {total}, not 1")
+    return Distribution(question.describe, outcomes, paths, provisional_used=provisional)
+
+
+def _too_many_paths(question: Question, max_paths: int) -> TooManyPaths:
+    return TooManyPaths(
+        [
+            error(
+                f"{question.describe} has more than {max_paths} paths of dice",
+                where="--max-paths",
+                hint="raise --max-paths, or estimate it by sampling: "
+                "rulekit prob ... --samples 100000 (or rulekit simulate)",
+            )
+        ]
+    )
+
+
+def _computes(checked: Checked, question: Question) -> bool:
+    """Whether asking a table or modifier list (and reading ``--of``) only computes and
+    throws dice: then nothing it does needs undoing between two of its outcomes."""
+    book, tables = checked.book, checked.tables
+    if question.target.kind not in ("table", "modifiers"):
+        return False
+    if question.of is not None and not pure(book, tables, question.of, dice=True):
+        return False
+    facts = program_for(checked).analysis_facts
+    key = ("computes", question.target.name)
+    found = facts.get(key)
+    if found is None:
+        found = facts[key] = pure(book, tables, n.Call(question.target.name, ()), dice=True)
+    return bool(found)
+
+
+def _by_outcomes(
+    checked: Checked,
+    question: Question,
+    answer: Callable[[Interpreter, dict[str, Any]], Any],
+    full: set[str],
+    max_paths: int,
+    max_steps: int,
+) -> Distribution:
+    """A table or modifier list by the outcomes of its dice: one interpreter, set up once,
+    each roll thrown as the totals (or kept values) it can make, not die by die."""
+    interp = Interpreter(checked, PathDice([]), max_steps=max_steps)
+    interp.muted = True
+    defaults = interp.defaults = Defaults()
+    args = question.setup(interp)
+    totals: dict[str, list[Any]] = {}
+    prefix: list[int] | None = []
+    paths = 0
+    while prefix is not None:
+        paths += 1
+        if paths > max_paths:
+            raise _too_many_paths(question, max_paths)
+        dice = SituationDice(prefix, full)
+        interp.dice = defaults.dice = dice
+        interp.steps = 0  # each outcome a run of its own, as path by path
+        value = unwrap(answer(interp, args))  # a roll counts as its total
+        key = _key(value)
+        weight = Fraction(dice.num, dice.den)
+        if key in totals:
+            totals[key][1] += weight
+        else:
+            totals[key] = [value, weight]
+        prefix = dice.next_prefix()
+    outcomes = sorted((Outcome(v, p) for v, p in totals.values()), key=lambda o: _order(o.value))
+    if sum((o.p for o in outcomes), Fraction(0)) != 1:  # a bug, not bad input
+        raise AssertionError(f"probabilities of {question.describe} do not sum to 1")
+    provisional = list(dict.fromkeys(interp.trace.provisional_used))
     return Distribution(question.describe, outcomes, paths, provisional_used=provisional)
 
 

@@ -20,12 +20,14 @@ than it is not explored; the probability of the unexplored ones is reported as u
 from __future__ import annotations
 
 import heapq
+import math
 import time
 from fractions import Fraction
 from typing import Any
 
 from attrs import define, field
 
+from rulekit.analysis.lift import Dist, Lifter, SituationDice, canon
 from rulekit.analysis.outcomes import (
     Distribution,
     Outcome,
@@ -33,57 +35,23 @@ from rulekit.analysis.outcomes import (
     Question,
     TooManyPaths,
     _key,
-    _multisets,
     _order,
 )
 from rulekit.book.checker import Checked
-from rulekit.engine.codegen_blocks import END, Blocks, Enter, blocks
-from rulekit.engine.dice import DiceNeeded, Die, kept_outcomes
+from rulekit.engine.codegen_blocks import END, Blocks, Enter, Lift, blocks
+from rulekit.engine.dice import DiceNeeded
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.program import program_for
 from rulekit.engine.reach import names_reached
 from rulekit.engine.runtime import MAX_NESTING, Frame, GameState, TurnEnded
-from rulekit.engine.values import Entity, Followed, RecordValue, clone, unwrap
+from rulekit.engine.values import clone, unwrap
 from rulekit.errors import InputError, RuleRuntimeError, error
+from rulekit.language import nodes as n
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
 
 UNRESOLVED = "\x00unresolved"  # the key of the probability left unexplored
-
-
-class _Dice(PathDice):
-    """PathDice whose weight is kept as two ints (numerator, denominator), a Fraction only
-    once the run is over: a run throws many dice and Fraction arithmetic is slow."""
-
-    def __init__(self, prefix: list[int], full: set[str]) -> None:
-        super().__init__(prefix)
-        self.num = 1
-        self.den = 1
-        self.full = full  # keep rolls whose faces were read: thrown die by die
-
-    def throw_kept(self, die: Die, count: int, keep: str, where: str) -> int | None:
-        """The value a keep-highest/lowest roll keeps, thrown as one outcome of few (the
-        roll's faces are then unknown: reading them raises DiceNeeded); None where the
-        faces are needed."""
-        if where in self.full:
-            return None
-        outcomes = kept_outcomes(die, count, keep)
-        value, ways = outcomes[self._next(len(outcomes))]
-        self.num *= ways
-        self.den *= len(die.faces) ** count
-        return value
-
-    def throw(self, die: Die, where: str) -> int:
-        choice = self._next(len(die.faces))
-        self.den *= len(die.faces)
-        return die.faces[choice]
-
-    def throw_group(self, die: Die, count: int, where: str) -> tuple[int, ...]:
-        outcomes = _multisets(die.faces, count)
-        choice = self._next(len(outcomes))
-        faces, ways = outcomes[choice]
-        self.num *= ways
-        self.den *= len(die.faces) ** count
-        return faces
+_Dice = SituationDice  # the name rulekit.analysis.advice_situations knows it by
+_canon = canon
 
 
 @define
@@ -114,33 +82,6 @@ class _Entered(BaseException):
 
 
 # ---- situations: a copy to resume from, and a key that tells them apart -------------------
-
-
-def _canon(value: Any, seen: dict[int, int]) -> Any:
-    """A hashable form of a value; a piece is written in full where it is first met and
-    by its number after, so equal forms mean equal object graphs."""
-    t = type(value)
-    if t is int or t is str or t is bool or value is None:
-        return value
-    if t is Entity:
-        number = seen.get(id(value))
-        if number is not None:
-            return ("piece", number)
-        seen[id(value)] = len(seen)
-        # in the order the fields were set (a piece's kind sets them in one order; another
-        # order only makes two situations look different, never two different ones alike)
-        attrs = tuple([(k, _canon(v, seen)) for k, v in value.attrs.items()])
-        return ("piece+", value.kind, value.label, attrs)
-    if t is tuple or t is list:
-        return (t.__name__, *(_canon(v, seen) for v in value))
-    if t is dict:
-        return ("dict", *((k, _canon(value[k], seen)) for k in sorted(value)))
-    if t is RecordValue:
-        return ("record", value.type, tuple((k, _canon(v, seen)) for k, v in value.fields))
-    if t is Followed:
-        return ("followed", _canon(value.value, seen), _canon(value.then, seen))
-    hash(value)  # frozen values compare by value; anything else is not a situation's part
-    return (t.__name__, value)
 
 
 @define
@@ -204,6 +145,8 @@ def solve_by_situations(
         except DiceNeeded as needed:  # a keep roll's faces are read: throw them all, anew
             runner.full.add(needed.where)
             runner.defaults.known.clear()
+            runner.lifter.clear()
+            runner.runs = runner.lifter.runs = 0  # the runs of the solve that finishes
 
 
 def _solve(
@@ -230,7 +173,6 @@ def _solve(
             raise _too_long(question, max_seconds or 0, len(chain.nodes))
         edges: dict[Any, Fraction] = {}  # paths to one place add up to one edge
         for weight, where in runner.expand(node, max_paths):
-            chain.runs += 1
             if isinstance(where, Situation):
                 before = len(chain.nodes)
                 reach = node.reach * float(weight)
@@ -240,15 +182,18 @@ def _solve(
             else:
                 target = _key(where)
                 chain.outcomes.setdefault(target, where)
-            edges[target] = edges.get(target, Fraction(0)) + weight
+            known = edges.get(target)  # (Fraction arithmetic is slow: no 0 + weight)
+            edges[target] = weight if known is None else known + weight
         node.edges = [(w, t) for t, w in edges.items()]
+    chain.runs = runner.runs + runner.lifter.runs
     weights = _absorption(chain, question)
     outcomes = [Outcome(chain.outcomes[k], p) for k, p in weights.items() if k != UNRESOLVED]
     outcomes.sort(key=lambda o: _order(o.value))
     unresolved = weights.get(UNRESOLVED, Fraction(0))
-    total = sum((o.p for o in outcomes), unresolved)
-    if total != 1:  # the solution itself is wrong: a bug, not bad input
-        raise AssertionError(f"probabilities of {question.describe} sum to {total}, not 1")
+    if (
+        _total([unresolved, *(o.p for o in outcomes)]) != 1
+    ):  # the solution itself is wrong: a bug, not bad input
+        raise AssertionError(f"probabilities of {question.describe} do not sum to 1")
     dist = Distribution(
         question.describe, outcomes, chain.runs, provisional_used=runner.provisional
     )
@@ -315,10 +260,16 @@ class _Runner:
         self.interp = Interpreter(checked, PathDice([]), max_steps=max_steps)
         self.interp.code = program_for(checked)
         self.interp.muted = True  # untraced: only values and provisional values are read
+        # a `let` of a value that only computes and throws dice, worked out as a
+        # distribution: the runs stop before one, and go on once per distinct value
         self.args: dict[str, Any] = {}
         self.inputs: dict[str, Any] = {}  # the inputs of the run under way
         self.defaults = _Defaults()
         self.full: set[str] = set()  # keep rolls to throw die by die (see dice.Unthrown)
+        self.lifting = True
+        self.lifter = Lifter(self.interp, self.full, DEFAULT_MAX_PATHS)
+        self.lifter.describe = question.describe
+        self.runs = 0  # paths of dice run (the lifter counts its own)
         self.keys: list[str] | None = None  # the touched state variables, sorted once
         self.provisional: list[str] = []
         self.frame_name = f"procedure {program.name}"
@@ -438,7 +389,13 @@ class _Runner:
         i.defaults = self.defaults
 
     def expand(self, s: Situation, max_paths: int) -> list[tuple[Fraction, Any]]:
-        """Every path of dice from ``s`` to the next situation (or the end), weighted."""
+        """Every path of dice from ``s`` to the next situation (or the end), weighted; at a
+        lifted ``let``, one situation per distinct value of it."""
+        program = s.program or self.program
+        lift = program.lifts.get(s.block) if self.lifting else None
+        # a return inside a call goes back to the caller: that block runs by paths
+        if lift is not None and not (s.callers and type(lift.stmt) is n.Return):
+            return self._lifted(s, lift, max_paths)
         out: list[tuple[Fraction, Any]] = []
         prefix: list[int] | None = []
         paths = 0
@@ -457,9 +414,44 @@ class _Runner:
                     ]
                 )
             dice = _Dice(prefix, self.full)
+            self.runs += 1
             where = self._run(s, dice)
             out.append((Fraction(dice.num, dice.den), where))
             prefix = dice.next_prefix()
+        return out
+
+    def _lifted(self, s: Situation, lift: Lift, max_paths: int) -> list[tuple[Fraction, Any]]:
+        """The situations after a lifted ``let`` (the outcomes of a lifted ``return``): one
+        per distinct value, weighted."""
+        self._restore(s)
+        i = self.interp
+        i.ref = lift.ref
+        self.lifter.max_paths = max_paths
+        stmt = lift.stmt
+        assert stmt.value is not None
+        try:
+            dist: Dist = self.lifter.dist(stmt.value)
+            if type(stmt) is n.Return:
+                return [(Fraction(c, dist.den), self._outcome(v)) for _, v, c in dist.items]
+        finally:
+            self._note_provisional()
+        assert type(stmt) is n.Let
+        answered, callers = self._answered(), tuple(self.callers)
+        out: list[tuple[Fraction, Any]] = []
+        for _, value, count in dist.items:
+            local = dict(i.locals)
+            local[stmt.name] = value
+            after = Situation(
+                lift.after,
+                local,
+                i.state,
+                i.entity_count,
+                self.inputs,
+                answered,
+                program=s.program,
+                callers=callers,
+            )
+            out.append((Fraction(count, dist.den), after))
         return out
 
     def _run(self, s: Situation, dice: _Dice) -> Any:
@@ -500,7 +492,7 @@ class _Runner:
                         program, went = caller.program, caller.after
                     assert isinstance(went, int)
                     block = went
-                if dice.choices:
+                if dice.choices or (self.lifting and block in program.lifts):
                     return Situation(
                         block,
                         i.locals,
@@ -564,10 +556,18 @@ def _combine(node: Situation, solved: dict[int, dict[str, Fraction]]) -> dict[st
     for weight, target in node.edges:
         if isinstance(target, int):
             for k, p in solved[target].items():
-                out[k] = out.get(k, Fraction(0)) + weight * p
+                known = out.get(k)
+                out[k] = weight * p if known is None else known + weight * p
         else:
-            out[target] = out.get(target, Fraction(0)) + weight
+            known = out.get(target)
+            out[target] = weight if known is None else known + weight
     return out
+
+
+def _total(ps: list[Fraction]) -> Fraction:
+    """A sum of fractions over their common denominator (faster than adding them)."""
+    den = math.lcm(*(p.denominator for p in ps))
+    return Fraction(sum(p.numerator * (den // p.denominator) for p in ps), den)
 
 
 def _solve_component(

@@ -18,6 +18,10 @@ it is resumable too; a procedure it calls runs whole within one block.
 Each block also knows which locals may still be read from its start (``live``): a local that
 is dead there (a die already used) does not tell two situations apart, so the runs that
 reached them merge.
+
+A ``let`` or ``return`` whose value throws dice but can only compute (reach.pure with dice)
+is marked as a ``Lift``: the analysis may work its value out as a distribution
+(rulekit.analysis.lift) instead of running the block once per path of its dice.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from attrs import frozen
 from rulekit.book.check_exprs import placeholders
 from rulekit.engine.codegen import Gen, Writer, may_be_local
 from rulekit.engine.codegen_runtime import RUNTIME
-from rulekit.engine.reach import branches, names_reached
+from rulekit.engine.reach import branches, names_reached, pure, throws
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
@@ -60,6 +64,16 @@ class Enter:
 
 
 @frozen
+class Lift:
+    """A block that is a ``let`` (or a ``return``) of a value that throws dice and only
+    computes: its rule reference, and the block after it (END for a return)."""
+
+    stmt: n.Let | n.Return
+    ref: n.RuleRef | None
+    after: int
+
+
+@frozen
 class Blocks:
     """A procedure's body as blocks: ``run[k]`` runs block k; ``live[k]`` are the locals that
     may be read from its start; ``entry`` is the first block; ``source`` the text."""
@@ -71,6 +85,7 @@ class Blocks:
     spans: tuple[n.Span | None, ...]
     source: str
     reached: frozenset[str]  # every name the procedure and what it calls may mention
+    lifts: dict[int, Lift]  # the blocks whose value may be worked out as a distribution
 
 
 def blocks(comp: Program, decl: n.ProcedureDecl) -> Blocks:
@@ -92,6 +107,7 @@ class _Builder:
         self.loops = 0  # `for each` loops cut into blocks (their hidden locals' numbers)
         self.live: dict[int, frozenset[str]] = {}
         self.spans: dict[int, n.Span | None] = {}
+        self.lifts: dict[int, Lift] = {}
         self.names = self.gen.local  # only these can be locals
         # `x = v` writes a local x if there is one, else the state variable x: whether x is
         # a local then matters, so such an x stays alive
@@ -111,7 +127,7 @@ class _Builder:
         spans = tuple(self.spans[k] for k in range(self.count))
         decl = self.decl
         reached = names_reached(self.comp.book, self.comp.tables, [*decl.body, *decl.params])
-        return Blocks(decl.name, entry, run, live, spans, source, frozenset(reached))
+        return Blocks(decl.name, entry, run, live, spans, source, frozenset(reached), self.lifts)
 
     def _open(self, span: n.Span | None, live: frozenset[str]) -> int:
         k = self.count
@@ -162,6 +178,16 @@ class _Builder:
         k = self._open(s.span, live)
         self.gen.statement(s, inherited, rule)
         self.w.line(f"return {after}")
+        book, tables = self.comp.book, self.comp.tables
+        if (
+            isinstance(s, n.Let | n.Return)
+            and s.value is not None
+            and (after != END or isinstance(s, n.Return))  # a let at the end: nobody reads it
+            and throws(book, tables, s.value)
+            and pure(book, tables, s.value, dice=True)
+        ):
+            then = END if isinstance(s, n.Return) else after
+            self.lifts[k] = Lift(s, s.ref or inherited or rule, then)
         return k, live
 
     def _if(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 from typing import Protocol
 
 from attrs import define, field, frozen
@@ -129,8 +130,9 @@ class ForcedDice:
 
 
 class DiceNeeded(BaseException):
-    """The faces of a keep-highest/lowest roll were read where only the kept value was
-    thrown (``Unthrown``): exact analysis then throws that roll's dice in full. A
+    """The faces of a keep-highest/lowest roll (or of a sum) were read where only the kept
+    value (the total) was thrown (``Unthrown``): exact analysis then throws that roll's
+    dice in full. A
     BaseException: nothing in the engine may take it for a rule's error."""
 
     def __init__(self, where: str) -> None:
@@ -139,9 +141,10 @@ class DiceNeeded(BaseException):
 
 
 class Unthrown(tuple):  # type: ignore[type-arg]
-    """The dice of a roll of which only the kept value was thrown (exact analysis groups a
-    keep-highest roll by the value kept: six d10 are 10 outcomes, not 5,005 multisets).
-    It compares and hashes as the kept value; reading its faces raises DiceNeeded."""
+    """The dice of a roll of which only the kept value (or the total) was thrown (exact
+    analysis groups a keep-highest roll by the value kept: six d10 are 10 outcomes, not
+    5,005 multisets; 2d6 by its total: 11, not 21). It compares and hashes as that value;
+    reading its faces raises DiceNeeded."""
 
     where: str
 
@@ -156,6 +159,7 @@ class Unthrown(tuple):  # type: ignore[type-arg]
     __iter__ = __len__ = __getitem__ = __contains__ = __reversed__ = _needed  # type: ignore[assignment]
 
 
+@cache
 def kept_outcomes(die: Die, count: int, keep: str) -> tuple[tuple[int, int], ...]:
     """The values the highest (or lowest) of ``count`` throws can keep, each with the number
     of ordered throws keeping it, out of ``len(die.faces) ** count``."""
@@ -170,3 +174,17 @@ def kept_outcomes(die: Die, count: int, keep: str) -> tuple[tuple[int, int], ...
         if ways:
             out.append((value, ways))
     return tuple(out)
+
+
+@cache
+def summed_outcomes(die: Die, count: int) -> tuple[tuple[int, int], ...]:
+    """The totals ``count`` throws of ``die`` can make, each with the number of ordered
+    throws making it, out of ``len(die.faces) ** count``."""
+    ways: dict[int, int] = {0: 1}
+    for _ in range(count):
+        step: dict[int, int] = {}
+        for total, n in ways.items():
+            for face in die.faces:
+                step[total + face] = step.get(total + face, 0) + n
+        ways = step
+    return tuple(sorted(ways.items()))

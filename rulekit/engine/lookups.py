@@ -73,10 +73,13 @@ def throw(i: Interpreter, site: DiceSite, number: Any) -> tuple[int, int, tuple[
     charge(i, number - 1, spec.span)  # each die one step, the roll's own included
     keep = site.keep
     kept = getattr(i.dice, "throw_kept", None) if keep != "sum" and site.simple else None
+    summed = getattr(i.dice, "throw_summed", None) if keep == "sum" and site.simple else None
     faces: tuple[int, ...]
     if kept is not None and number > 1 and (value := kept(die, number, keep, site.at)) is not None:
         # exact analysis: only the value kept is thrown (see dice.Unthrown)
         natural, faces = value, Unthrown(value, site.at)
+    elif summed is not None and number > 1 and (value := summed(die, number, site.at)) is not None:
+        natural, faces = value, Unthrown(value, site.at)  # ... or only the total
     else:
         where = i._where(site.span)
         faces = throw_dice(i.dice, die, number, where)

@@ -58,6 +58,8 @@ class Program:
         self.locals_of: dict[str, frozenset[str]] = {}  # codegen.may_be_local, by procedure
         # procedures cut into resumable blocks for exact analysis (codegen_blocks)
         self.block_programs: dict[str, Any] = {}
+        # what exact analysis found out about a target: whether it only computes and throws
+        self.analysis_facts: dict[Any, Any] = {}
         # expressions run in any frame, by node (kept: its id stays its own), calls made
         # through Interpreter.call, constants, the rolls of tables called without one
         self._expressions: dict[int, tuple[object, Code]] = {}

@@ -93,6 +93,11 @@ def _branch_point(node: Any) -> bool:
     return isinstance(node, n.Dim) and node.dice is not None
 
 
+def throws(book: Rulebook, tables: dict[str, CompiledTable], expr: n.Expr) -> bool:
+    """Whether evaluating ``expr`` may throw dice, draw or decide (following calls)."""
+    return _reaches(book, tables, [expr], _branch_point)
+
+
 def contains(expr: n.Expr | None, kind: type) -> bool:
     """Whether ``expr`` has a node of ``kind`` (not following calls)."""
     stack: list[Any] = [expr] if expr is not None else []
@@ -136,10 +141,13 @@ def quiet(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> bool:
     return True
 
 
-def pure(book: Rulebook, tables: dict[str, CompiledTable], expr: n.Expr) -> bool:
-    """Whether evaluating ``expr`` can only compute, following the calls it makes (bodies,
-    modifier lines, tables' dimensions and follow-up actions) and the values of the
-    constants it may read first: no dice, draw, decision or ``end turn``, no change to a
+def pure(
+    book: Rulebook, tables: dict[str, CompiledTable], expr: n.Expr, dice: bool = False
+) -> bool:
+    """Whether evaluating ``expr`` can only compute (and throw dice, with ``dice``),
+    following the calls it makes (bodies, modifier lines, tables' dimensions and follow-up
+    actions) and the values of the constants it may read first: no draw, decision or
+    ``end turn``, no dice unless allowed, no change to a
     state variable, track or game piece, no new game piece. While it runs nothing the game
     holds changes, so a procedure called again with the same arguments gives the same
     result in as many steps (rulekit.engine.memo). Its notes are never recorded: a default
@@ -156,10 +164,12 @@ def pure(book: Rulebook, tables: dict[str, CompiledTable], expr: n.Expr) -> bool
 
     while stack:
         node = stack.pop()
-        if isinstance(node, n.Roll | n.Draw | n.Choose | n.EndTurn):
+        if isinstance(node, n.Draw | n.Choose | n.EndTurn):
             return False
-        if isinstance(node, n.Dim) and node.dice is not None:
-            return False  # a table that throws its own dice
+        if not dice and (
+            isinstance(node, n.Roll) or (isinstance(node, n.Dim) and node.dice is not None)
+        ):
+            return False  # a throw, or a table that throws its own dice
         if isinstance(node, n.Assign) and (
             len(node.target) > 1 or node.target[0] in book.states or node.target[0] in book.tracks
         ):
