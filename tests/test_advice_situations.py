@@ -133,11 +133,68 @@ def test_a_battle_without_decisions_is_worth_its_mean() -> None:
     assert advice["decisions"] == []
 
 
-def test_a_loop_is_an_error_naming_the_other_method(book: Path) -> None:
-    shown = run_cli("advise", str(book), "reroll", "--maximize", "result")
-    assert shown.exit_code == 1
-    assert "comes back to a situation" in shown.stderr and "--method paths" in shown.stderr
-    assert "Traceback" not in shown.stderr
+def test_a_loop_with_a_decision_is_solved_exactly(book: Path) -> None:
+    # reroll: roll until over 3, or stop for 0. Going on, the result is uniform on 4-6: 5.
+    # Stopping is worth 0, so to make the most never stop (the default): 5, and the
+    # decision is met 1/2 + 1/4 + ... = 1 time on average. To make the least, stop at
+    # once: a first roll over 3 gives 15/6 x ... = (4 + 5 + 6) / 6 = 5/2, the rest 0.
+    most = _advise(str(book), "reroll", "--maximize", "result")
+    assert Fraction(most["best"]["exact"]) == 5 == Fraction(most["by_default"]["exact"])
+    # the decision is met in a situation per roll of 1-3 (the first roll, a RollValue, and
+    # the rolls after, which `r = roll d6` stores as ints): 1/6 each, 1 in all
+    assert len(most["decisions"]) == 6
+    assert sum(Fraction(d["reach"]["exact"]) for d in most["decisions"]) == 1
+    for stop in most["decisions"]:
+        assert stop["best"] == "no"
+        assert [Fraction(o["value"]["exact"]) for o in stop["options"]] == [5, 0]
+    least = _advise(str(book), "reroll", "--minimize", "result")
+    assert Fraction(least["best"]["exact"]) == Fraction(5, 2)
+    assert Fraction(least["by_default"]["exact"]) == 5
+    # stopping at once, only the first roll's situations are reached: 1/2 in all
+    assert sum(Fraction(d["reach"]["exact"]) for d in least["decisions"]) == Fraction(1, 2)
+    for stop in least["decisions"]:
+        assert stop["best"] == "yes"
+        # going on is worth 15/6 (over 3 at once) + 1/2 x 0 (then stop): 5/2, stopping 0
+        values = [Fraction(o["value"]["exact"]) for o in stop["options"]]
+        assert values == [Fraction(5, 2), 0]
+
+
+def test_a_loop_whose_best_play_changes_with_the_round(make_rulebook: Any) -> None:
+    # Push on for a gain of 10: each push gains 2 on a d6 of 4-6, nothing on 2-3 (the same
+    # situation again: a loop), and loses everything on 1. At 8 pushing is worth 3/4 x 10 =
+    # 7.5 < 8: policy iteration must move that decision off its default (push); the worths
+    # are checked against a recursion written here.
+    root = make_rulebook(
+        """rulebook "Push"
+dice d6 = 1..6
+procedure push_on -> int [1.0]
+    let gain = 0
+    while gain < 10:
+        choose go from [false, true] default true [1.1] "push?"
+        if not go:
+            return gain
+        let r = roll d6
+        if r = 1:
+            return 0
+        if r >= 4:
+            gain += 2
+    return gain
+"""
+    )
+    data = _advise(str(root), "push_on", "--maximize", "result")
+
+    # worth(g) = max(g, 1/6 x 0 + 2/6 x worth(g) + 3/6 x worth(g + 2)), worth(10) = 10
+    def worth(g: int) -> Fraction:
+        if g >= 10:
+            return Fraction(g)
+        going = Fraction(3, 6) * worth(g + 2) / (1 - Fraction(2, 6))
+        return max(Fraction(g), going)
+
+    assert Fraction(data["best"]["exact"]) == worth(0)
+    assert any(d["best"] == "no" for d in data["decisions"])  # stop at 8
+    for d in data["decisions"]:
+        values = [Fraction(o["value"]["exact"]) for o in d["options"]]
+        assert d["best"] == ("yes" if values[1] >= values[0] else "no")  # a tie: the default
 
 
 def test_the_spearfish_combat_round_allocation() -> None:
@@ -267,3 +324,26 @@ def test_a_tie_goes_to_the_default(book: Path) -> None:
         data = _advise(str(book), "tie", "--maximize", "result", *how)
         (pick,) = data["decisions"]
         assert (pick["best"], pick["default"]) == ("2", "2")
+
+
+def test_a_loop_the_defaults_never_leave_is_an_error(make_rulebook: Any) -> None:
+    root = make_rulebook(
+        """rulebook "Forever"
+dice d6 = 1..6
+procedure forever -> int [1.0]
+    let tries = 0
+    while true:
+        choose stop from [false, true] default false [1.1] "stop?"
+        if stop:
+            return tries
+        let r = roll d6
+        if r = 6:
+            tries = 1
+"""
+    )
+    shown = run_cli("advise", str(root), "forever", "--maximize", "result")
+    assert shown.exit_code == 1 and "Traceback" not in shown.stderr
+    assert "can go round for ever" in shown.stderr and "--decide" in shown.stderr
+    # with the decision fixed to stop at once, it ends: worth 0
+    fixed = _advise(str(root), "forever", "--decide", "stop=yes", "--maximize", "result")
+    assert Fraction(fixed["best"]["exact"]) == 0

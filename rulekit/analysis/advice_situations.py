@@ -9,9 +9,8 @@ reach the same situation are merged. Each situation's paths form a small tree (d
 chance points, decisions max points) whose leaves are other situations or the procedure's
 end; a situation is worth its tree's value, the leaves worth what their situations are.
 
-Situations must not come back (a loop whose rounds repeat a situation): expectimax over a
-cycle with decisions is a Markov decision process, not solved here; the error says to use
-``--method paths``.
+Situations that come back (a loop whose rounds repeat a situation) make a Markov decision
+process: rulekit.analysis.advice_values solves it exactly, by policy iteration.
 """
 
 from __future__ import annotations
@@ -19,9 +18,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from attrs import define, field
-
 from rulekit.analysis.advice import Advice, BranchPoints, Decision, Option, Point, _number
+from rulekit.analysis.advice_values import _Node, order, pick, value, visits, worths
 from rulekit.analysis.outcomes import Question, TooManyPaths
 from rulekit.analysis.situations import (
     Chain,
@@ -37,7 +35,7 @@ from rulekit.engine.dice import DiceNeeded
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET
 from rulekit.engine.policy import DefaultPolicy, Policy
 from rulekit.engine.program import program_for
-from rulekit.errors import InputError, error
+from rulekit.errors import error
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
 
 
@@ -59,16 +57,6 @@ class _Tape(BranchPoints, _Dice):
     def _branch(self, point: Point) -> int:
         self.points.append(point)
         return self._next(point.size)
-
-
-@define
-class _Node:
-    """A branch point of a situation's paths, or (``leaf``) where a path ends: another
-    situation's index, or the worth of the procedure's end."""
-
-    point: Point | None = None
-    children: dict[int, _Node] = field(factory=dict)
-    leaf: tuple[str, Any] | None = None  # ("situation", index) or ("end", worth)
 
 
 class _AdviceRunner(_Runner):
@@ -186,14 +174,11 @@ def _advise(
                 leaves.append(("end", _number(where, goal)))
         _settle(tree, leaves)
         trees[index] = tree
-    order = _topological(trees, root, question)
     sign = -1 if minimize else 1
-    best: dict[int, Fraction] = {}
-    by_default: dict[int, Fraction] = {}
-    for index in reversed(order):  # successors first
-        best[index] = _value(trees[index], best, sign)
-        by_default[index] = _value(trees[index], by_default, 0)
-    decisions = _decisions(trees, order, best, sign)
+    best = worths(trees, sign, question.describe)
+    by_default = worths(trees, 0, question.describe)
+    reach = visits(trees, root, best, sign)
+    decisions = _decisions(trees, order(trees), best, sign, reach)
     advice = Advice(question.describe, goal, best[root], by_default[root], decisions, runs)
     advice.situations = len(chain.nodes)
     return advice
@@ -209,86 +194,29 @@ def _settle(node: _Node, leaves: list[tuple[str, Any]]) -> None:
         stack.extend(current.children.values())
 
 
-def _successors(node: _Node) -> list[int]:
-    out, stack = [], [node]
-    while stack:
-        current = stack.pop()
-        if current.leaf is not None and current.leaf[0] == "situation":
-            out.append(current.leaf[1])
-        stack.extend(current.children.values())
-    return out
-
-
-def _topological(trees: dict[int, _Node], root: int, question: Question) -> list[int]:
-    """The situations, each before those it leads to; an error if one comes back."""
-    order: list[int] = []
-    state: dict[int, int] = {}  # 1: being visited, 2: done
-    stack: list[tuple[int, bool]] = [(root, False)]
-    while stack:
-        index, leaving = stack.pop()
-        if leaving:
-            state[index] = 2
-            order.append(index)
-            continue
-        if state.get(index) == 2:
-            continue
-        state[index] = 1
-        stack.append((index, True))
-        for nxt in _successors(trees[index]):
-            if state.get(nxt) == 1:
-                raise InputError(
-                    [
-                        error(
-                            f"{question.describe} comes back to a situation it has been in "
-                            "(a loop): advice by situations does not solve loops yet",
-                            where="--method",
-                            hint="use --method paths (every path of dice and decisions)",
-                        )
-                    ]
-                )
-            if state.get(nxt) != 2:
-                stack.append((nxt, False))
-    order.reverse()
-    return order
-
-
-def _value(node: _Node, worth: dict[int, Fraction], sign: int) -> Fraction:
-    """The node's worth: the best option at each decision (``sign`` 1 most, -1 least; 0:
-    the rulebook's default), the weighted mean at each throw."""
-    if node.leaf is not None:
-        kind, what = node.leaf
-        return worth[what] if kind == "situation" else Fraction(what)
-    point = node.point
-    assert point is not None
-    if point.kind == "dice":
-        return sum(
-            (point.weights[c] * _value(child, worth, sign) for c, child in node.children.items()),
-            Fraction(0),
-        )
-    values = [_value(node.children[c], worth, sign) for c in range(point.size)]
-    if sign == 0:
-        return values[point.default if point.default is not None else 0]
-    return values[max(range(point.size), key=lambda k: (sign * values[k], k == point.default, -k))]
-
-
 def _decisions(
-    trees: dict[int, _Node], order: list[int], best: dict[int, Fraction], sign: int
+    trees: dict[int, _Node],
+    order: list[int],
+    best: dict[int, Fraction],
+    sign: int,
+    reach: dict[int, Fraction],
 ) -> list[Decision]:
     """Each decision reached with the best play, in the order play reaches it, with how
-    likely it is reached and the first way found to it (other ways may merge there)."""
-    reach: dict[int, Fraction] = {order[0]: Fraction(1)} if order else {}
+    often it is reached (advice_values.visits) and the first way found to it (other ways
+    may merge there)."""
     way: dict[int, list[str]] = {order[0]: []} if order else {}
     out: list[Decision] = []
     for index in order:
         here = reach.get(index, Fraction(0))
         if here == 0:
             continue
-        stack: list[tuple[_Node, list[str], Fraction]] = [(trees[index], way[index], here)]
+        # a situation a loop comes back to may be met first by its way back
+        start = way.setdefault(index, ["..."])
+        stack: list[tuple[_Node, list[str], Fraction]] = [(trees[index], start, here)]
         while stack:
             node, before, p = stack.pop()
             if node.leaf is not None:
                 if node.leaf[0] == "situation":
-                    reach[node.leaf[1]] = reach.get(node.leaf[1], Fraction(0)) + p
                     way.setdefault(node.leaf[1], before)
                 continue
             point = node.point
@@ -298,10 +226,8 @@ def _decisions(
                     label = point.labels[c]
                     stack.append((node.children[c], [*before, label], p * point.weights[c]))
                 continue
-            values = [_value(node.children[c], best, sign) for c in range(point.size)]
-            chosen = max(
-                range(point.size), key=lambda k: (sign * values[k], k == point.default, -k)
-            )
+            values = [value(node.children[c], best, sign) for c in range(point.size)]
+            chosen = pick(values, sign, point.default)
             options = [Option(label, v) for label, v in zip(point.labels, values, strict=True)]
             minimize = sign < 0
             decision = Decision(

@@ -1,7 +1,9 @@
 """Exact outcome distributions: the question asked, and every path of dice it can take.
 
 ``exact`` solves a procedure by its situations (rulekit.analysis.situations) unless asked
-for its paths; tables, modifier lists and ``method="paths"`` are solved here, path by path.
+for its paths; a table or modifier list that only computes is asked on one interpreter, its
+rolls thrown as their totals (``_by_outcomes``); the rest and ``method="paths"`` are solved
+here, path by path.
 A procedure is run again and again with a dice source that walks the tree of throws depth
 first: each run replays a prefix of choices, takes the first outcome at every throw beyond
 it, and records how many outcomes each throw had; the next run moves the deepest throw that

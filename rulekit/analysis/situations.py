@@ -22,6 +22,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -538,7 +539,11 @@ def _absorption(chain: Chain, question: Question) -> dict[str, Fraction]:
     set of situations solved once its successors are, as a system of linear equations."""
     nodes = chain.nodes
     solved: dict[int, dict[str, Fraction]] = {}
-    for component in _components(nodes):
+
+    def nexts(v: int) -> list[int]:
+        return [t for _, t in nodes[v].edges or () if isinstance(t, int)]
+
+    for component in components(range(len(nodes)), nexts):
         members = set(component)
         if len(component) == 1 and not any(
             t == component[0] for _, t in nodes[component[0]].edges or ()
@@ -634,16 +639,17 @@ def _endless(question: Question, node: Situation) -> RuleRuntimeError:
     )
 
 
-def _components(nodes: list[Situation]) -> list[list[int]]:
-    """Tarjan's strongly connected components, successors before predecessors (iterative:
-    a long chain of situations must not exhaust Python's stack)."""
+def components(nodes: Iterable[int], nexts: Callable[[int], list[int]]) -> list[list[int]]:
+    """Tarjan's strongly connected components of the graph ``nexts`` gives, successors
+    before predecessors (iterative: a long chain of situations must not exhaust Python's
+    stack)."""
     index: dict[int, int] = {}
     low: dict[int, int] = {}
     on_stack: set[int] = set()
     stack: list[int] = []
     out: list[list[int]] = []
     counter = 0
-    for root in range(len(nodes)):
+    for root in nodes:
         if root in index:
             continue
         work: list[tuple[int, int]] = [(root, 0)]
@@ -654,7 +660,7 @@ def _components(nodes: list[Situation]) -> list[list[int]]:
                 counter += 1
                 stack.append(v)
                 on_stack.add(v)
-            successors = [t for _, t in nodes[v].edges or () if isinstance(t, int)]
+            successors = nexts(v)
             recurse = False
             while k < len(successors):
                 w = successors[k]

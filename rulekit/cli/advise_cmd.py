@@ -80,9 +80,9 @@ def advise_cmd(
       rulekit advise RULEBOOK PROCEDURE --minimize "sub.damage" --decide posture=standard
 
     By situations (the default), runs that reach the same situation are merged, so a
-    whole combat is solved; a procedure that comes back to a situation (a loop) needs
-    --method paths, which enumerates every path of dice and decisions (within --max-paths;
-    fix some decisions with --decide).
+    whole combat is solved, and a loop with decisions in it is solved exactly as a Markov
+    decision process (policy iteration); --method paths enumerates every path of dice and
+    decisions instead (within --max-paths; fix some decisions with --decide).
     """
     from rich.text import Text
 
