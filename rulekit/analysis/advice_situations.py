@@ -28,6 +28,7 @@ from rulekit.analysis.situations import (
     _add,
     _Dice,
     _Runner,
+    worth_a_stop,
 )
 from rulekit.book.checker import Checked
 from rulekit.engine.codegen_blocks import blocks
@@ -98,6 +99,14 @@ class _AdviceRunner(_Runner):
             i.policy = tape
             try:
                 where = self._run(s, tape)
+                if not prefix and tape.choices and worth_a_stop(self.quiet, tape.sizes[0]):
+                    # the blocks before the first branch point run alike on every path:
+                    # one leaf, the situation where it is met (as _Runner.expand does)
+                    again = _Tape([], self.full, self.answered)
+                    again.fixed = self.fixed
+                    i.policy = again
+                    root.leaf = ("pending", 0)
+                    return root, [([], self._run(s, again, self.quiet))]
             finally:
                 i.policy = self.fixed
             node = root
