@@ -75,7 +75,7 @@ procedure p -> int [2.0]
 """,
     )
     program = blocks(program_for(checked), checked.book.procedures["p"])
-    lifted = {getattr(lift.stmt, "name", "return") for lift in program.lifts.values()}
+    lifted = {lift.name or lift.kind for lift in program.lifts.values()}
     # c changes the state (and runs as blocks of its own); d throws nothing; e decides;
     # the return throws nothing
     assert lifted == {"a", "b", "f"}
@@ -205,3 +205,45 @@ procedure spread -> int [2.0]
         0: Fraction(6, 36),
         **{k: Fraction(2 * (6 - k), 36) for k in range(1, 6)},
     }
+
+
+def test_an_if_and_a_while_branch_once_per_way_taken(make_rulebook: Any) -> None:
+    checked = _book(
+        make_rulebook,
+        """rulebook "Ways"
+dice d6 = 1..6
+procedure until_six -> int [1.0]
+    let n = 0
+    while roll d6 < 6:
+        n += 1
+        if n >= 3:
+            return n
+    return n
+procedure pick -> text [2.0]
+    if roll d6 = 6:
+        return "six"
+    elif roll d6 >= 4:
+        return "high"
+    return "low"
+""",
+    )
+    for name in ("until_six", "pick"):
+        program = blocks(program_for(checked), checked.book.procedures[name])
+        assert "branch" in {lift.kind for lift in program.lifts.values()}
+    until = _same(checked, "until_six")
+    p = Fraction(5, 6)  # a throw under 6
+    assert {o.value: o.p for o in until.outcomes} == {
+        0: 1 - p,
+        1: p * (1 - p),
+        2: p**2 * (1 - p),
+        3: p**3,
+    }
+    pick = _same(checked, "pick")
+    assert {o.value: o.p for o in pick.outcomes} == {
+        "six": Fraction(1, 6),
+        "high": Fraction(5, 12),
+        "low": Fraction(5, 12),
+    }
+    # the if's rolls, 1 path on a six and 5 x 6 otherwise (the elif's die thrown only
+    # then), make three ways: a run after it for each
+    assert pick.paths == 1 + 5 * 6 + 3

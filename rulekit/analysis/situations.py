@@ -47,7 +47,6 @@ from rulekit.engine.reach import names_reached
 from rulekit.engine.runtime import MAX_NESTING, Frame, GameState, TurnEnded
 from rulekit.engine.values import clone, unwrap
 from rulekit.errors import InputError, RuleRuntimeError, error
-from rulekit.language import nodes as n
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
 
 UNRESOLVED = "\x00unresolved"  # the key of the probability left unexplored
@@ -407,7 +406,7 @@ class _Runner:
         program = s.program or self.program
         lift = program.lifts.get(s.block) if self.lifting else None
         # a return inside a call goes back to the caller: that block runs by paths
-        if lift is not None and not (s.callers and type(lift.stmt) is n.Return):
+        if lift is not None and not (s.callers and lift.kind == "return"):
             return self._lifted(s, lift, max_paths)
         out: list[tuple[Fraction, Any]] = []
         prefix: list[int] | None = []
@@ -439,28 +438,29 @@ class _Runner:
         return out
 
     def _lifted(self, s: Situation, lift: Lift, max_paths: int) -> list[tuple[Fraction, Any]]:
-        """The situations after a lifted ``let`` (the outcomes of a lifted ``return``): one
+        """The situations after a lifted block (the outcomes of a lifted ``return``): one
         per distinct value, weighted."""
         self._restore(s)
         i = self.interp
         i.ref = lift.ref
         self.lifter.max_paths = max_paths
-        stmt = lift.stmt
-        assert stmt.value is not None
         try:
-            dist: Dist = self.lifter.dist(stmt.value)
-            if type(stmt) is n.Return:
+            dist: Dist = self.lifter.dist(lift.value)
+            if lift.kind == "return":
                 return [(Fraction(c, dist.den), self._outcome(v)) for _, v, c in dist.items]
         finally:
             self._note_provisional()
-        assert type(stmt) is n.Let
         answered, callers = self._answered(), tuple(self.callers)
         out: list[tuple[Fraction, Any]] = []
         for _, value, count in dist.items:
             local = dict(i.locals)
-            local[stmt.name] = value
+            if lift.kind == "let":
+                local[lift.name] = value
+                block = lift.after
+            else:  # the way a branch takes
+                block = lift.targets[value]
             after = Situation(
-                lift.after,
+                block,
                 local,
                 i.state,
                 i.entity_count,

@@ -19,9 +19,10 @@ Each block also knows which locals may still be read from its start (``live``): 
 is dead there (a die already used) does not tell two situations apart, so the runs that
 reached them merge.
 
-A ``let`` or ``return`` whose value throws dice but can only compute (reach.pure with dice)
-is marked as a ``Lift``: the analysis may work its value out as a distribution
-(rulekit.analysis.lift) instead of running the block once per path of its dice.
+A ``let`` or ``return`` whose value throws dice but can only compute (reach.pure with dice),
+and an ``if`` or ``while`` whose conditions do, are marked as a ``Lift``: the analysis may
+work the value (the branch taken) out as a distribution (rulekit.analysis.lift) instead of
+running the block once per path of its dice.
 """
 
 from __future__ import annotations
@@ -65,12 +66,16 @@ class Enter:
 
 @frozen
 class Lift:
-    """A block that is a ``let`` (or a ``return``) of a value that throws dice and only
-    computes: its rule reference, and the block after it (END for a return)."""
+    """A block whose ``value`` throws dice and only computes: a ``let`` of ``name`` (then
+    block ``after``), a ``return``, or a ``branch`` (an ``if`` or ``while``: ``value`` is
+    the number of the way taken, to block ``targets[value]``)."""
 
-    stmt: n.Let | n.Return
+    kind: str  # "let", "return" or "branch"
+    value: n.Expr
     ref: n.RuleRef | None
-    after: int
+    after: int = END
+    name: str = ""
+    targets: tuple[int, ...] = ()
 
 
 @frozen
@@ -178,16 +183,11 @@ class _Builder:
         k = self._open(s.span, live)
         self.gen.statement(s, inherited, rule)
         self.w.line(f"return {after}")
-        book, tables = self.comp.book, self.comp.tables
-        if (
-            isinstance(s, n.Let | n.Return)
-            and s.value is not None
-            and (after != END or isinstance(s, n.Return))  # a let at the end: nobody reads it
-            and throws(book, tables, s.value)
-            and pure(book, tables, s.value, dice=True)
-        ):
-            then = END if isinstance(s, n.Return) else after
-            self.lifts[k] = Lift(s, s.ref or inherited or rule, then)
+        ref = getattr(s, "ref", None) or inherited or rule
+        if isinstance(s, n.Let) and after != END and self._liftable(s.value):
+            self.lifts[k] = Lift("let", s.value, ref, after, s.name)
+        elif isinstance(s, n.Return) and s.value is not None and self._liftable(s.value):
+            self.lifts[k] = Lift("return", s.value, ref)
         return k, live
 
     def _if(
@@ -216,6 +216,18 @@ class _Builder:
             w.line(f"if {gen.cond(b.cond)}:")
             w.line(f"    return {entry}")
         w.line(f"return {otherwise}")
+        conds = [b.cond for b in s.branches]
+        ways = (*(entry for entry, _ in targets), otherwise)
+        if (
+            any(self._liftable(c) for c in conds)
+            and all(pure(self.comp.book, self.comp.tables, c, dice=True) for c in conds)
+            and END not in ways  # falling off the end returns: that runs by paths
+        ):
+            # the way taken: 0 for the first branch ... len(branches) for the otherwise
+            way: n.Expr = n.Num(len(conds))
+            for number, cond in reversed(list(enumerate(conds))):
+                way = n.IfExpr(cond, n.Num(number), way)
+            self.lifts[k] = Lift("branch", way, s.branches[0].ref or base, targets=ways)
         return k, live
 
     def _while(
@@ -246,7 +258,15 @@ class _Builder:
         w.line(f"if i.steps > i.max_steps: raise i.over_budget({w.const(s.span)})")
         w.line(f"i.ref = {w.const(s.ref or inherited or rule)}")
         w.line(f"return {body} if {gen.cond(s.cond)} else {after}")
+        if self._liftable(s.cond) and END not in (body, after):
+            way = n.IfExpr(s.cond, n.Num(0), n.Num(1))
+            self.lifts[k] = Lift("branch", way, s.ref or inherited or rule, targets=(body, after))
         return k, live
+
+    def _liftable(self, value: n.Expr) -> bool:
+        """Whether ``value`` throws dice and can only compute (a Lift)."""
+        book, tables = self.comp.book, self.comp.tables
+        return throws(book, tables, value) and pure(book, tables, value, dice=True)
 
     def _for_each(
         self,
