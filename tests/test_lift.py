@@ -5,6 +5,7 @@ written in the test; the counts of runs against the combinations worked out by h
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -247,3 +248,29 @@ procedure pick -> text [2.0]
     # the if's rolls, 1 path on a six and 5 x 6 otherwise (the elif's die thrown only
     # then), make three ways: a run after it for each
     assert pick.paths == 1 + 5 * 6 + 3
+
+
+def test_a_roll_with_more_outcomes_than_the_budget_is_refused_before_they_are_made(
+    make_rulebook: Any,
+) -> None:
+    # 25 d10 whose faces are read: 52,451,256 multisets, refused before any is made (a
+    # gigabyte and minutes otherwise); their total alone is 226 outcomes and fine
+    root = make_rulebook(
+        """rulebook "Big"
+dice d10 = 1..10
+procedure total -> int [1.0]
+    return roll 25 d10
+procedure top -> int [2.0]
+    let r = roll 25 d10
+    return max(r.dice)
+"""
+    )
+    for method in ("situations", "paths"):
+        shown = run_cli("prob", str(root), "top", "--method", method)
+        assert shown.exit_code == 1 and "Traceback" not in shown.stderr
+        assert "a roll of 25 d10 has 52,451,256 outcomes" in shown.stderr
+        assert "--max-paths" in shown.stderr and "--samples" in shown.stderr
+    shown = run_cli("advise", str(root), "top", "--maximize", "result")
+    assert shown.exit_code == 1 and "52,451,256 outcomes" in shown.stderr
+    total = run_cli("prob", str(root), "total", "--json")
+    assert total.exit_code == 0 and len(json.loads(total.stdout)["outcomes"]) == 226

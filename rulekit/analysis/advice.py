@@ -19,7 +19,7 @@ from typing import Any
 
 from attrs import define, field
 
-from rulekit.analysis.outcomes import Defaults, Question, TooManyPaths, _multisets
+from rulekit.analysis.outcomes import Defaults, Question, TooManyPaths, multisets
 from rulekit.book.checker import Checked
 from rulekit.engine.dice import DiceNeeded, Die, kept_outcomes, summed_outcomes
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
@@ -50,6 +50,7 @@ class BranchPoints:
     full: set[str]  # keep-highest/lowest rolls whose faces are read: thrown die by die
     answered: set[str]  # decisions answered with --decide: not branch points
     fixed: Policy  # answers given with --decide (and the rulebook's defaults otherwise)
+    limit: int = DEFAULT_MAX_PATHS  # a roll's outcomes allowed (the --max-paths budget)
 
     def _branch(self, point: Point) -> int:
         raise NotImplementedError
@@ -82,7 +83,7 @@ class BranchPoints:
         return outcomes[self._branch(Point("dice", len(outcomes), labels, weights))][0]
 
     def throw_group(self, die: Die, count: int, where: str) -> tuple[int, ...]:
-        outcomes = _multisets(die.faces, count)
+        outcomes = multisets(die, count, self.limit)
         total = len(die.faces) ** count
         labels = [", ".join(str(f) for f in faces) for faces, _ in outcomes]
         weights = [Fraction(ways, total) for _, ways in outcomes]

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 from attrs import define
 
-from rulekit.analysis.outcomes import PathDice, TooManyPaths, _multisets
+from rulekit.analysis.outcomes import PathDice, TooManyPaths, multisets
 from rulekit.book.check_exprs import placeholders
 from rulekit.engine.dice import Die, kept_outcomes, summed_outcomes
 from rulekit.engine.reach import _children, names_reached, throws
@@ -87,7 +87,7 @@ class SituationDice(PathDice):
         return die.faces[choice]
 
     def throw_group(self, die: Die, count: int, where: str) -> tuple[int, ...]:
-        outcomes = _multisets(die.faces, count)
+        outcomes = multisets(die, count, self.limit)
         choice = self._next(len(outcomes))
         faces, ways = outcomes[choice]
         self.num *= ways
@@ -313,6 +313,7 @@ class Lifter:
                 if paths > self.max_paths:
                     raise self.too_many()
                 dice = SituationDice(prefix, self.full)
+                dice.limit = self.max_paths
                 i.dice = dice
                 i.steps = 0  # a path is a run: the step budget is its own
                 value = i.eval(e)

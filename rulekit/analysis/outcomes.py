@@ -8,7 +8,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 from itertools import combinations_with_replacement
-from math import factorial, prod
+from math import comb, factorial, prod
 from typing import Any
 
 from attrs import define, field
@@ -17,12 +17,35 @@ from rulekit.book.inputs import Target
 from rulekit.engine.dice import Die
 from rulekit.engine.interpreter import Interpreter
 from rulekit.engine.values import EnumValue, show, to_json, unwrap
-from rulekit.errors import InputError
+from rulekit.errors import InputError, error
 from rulekit.language import nodes as n
+from rulekit.limits import DEFAULT_MAX_PATHS
 
 
 class TooManyPaths(InputError):
     """The procedure has more paths of dice than the budget allows."""
+
+
+def multisets(
+    die: Die, count: int, limit: int = DEFAULT_MAX_PATHS
+) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The multisets of a roll of ``count`` alike dice (see ``_multisets``), an error
+    before any is made when there are more than ``limit`` (25 d10 have 52 million)."""
+    many = comb(len(set(die.faces)) + count - 1, count)
+    if many > limit:
+        raise TooManyPaths(
+            [
+                error(
+                    f"a roll of {count} {die.name} has {many:,} outcomes (the faces it can "
+                    f"show, in any order), more than the {limit:,} paths allowed",
+                    where="--max-paths",
+                    hint="raise --max-paths, read only the roll's total (thrown as a total, "
+                    "its faces unread), or estimate it by sampling: rulekit prob ... "
+                    "--samples 100000",
+                )
+            ]
+        )
+    return _multisets(die.faces, count)
 
 
 @cache
@@ -47,6 +70,7 @@ class PathDice:
     choices: list[int] = field(factory=list)
     sizes: list[int] = field(factory=list)
     weight: Fraction = Fraction(1)
+    limit: int = DEFAULT_MAX_PATHS  # a roll's outcomes allowed (the --max-paths budget)
 
     def _next(self, size: int) -> int:
         position = len(self.choices)
@@ -61,7 +85,7 @@ class PathDice:
         return die.faces[choice]
 
     def throw_group(self, die: Die, count: int, where: str) -> tuple[int, ...]:
-        outcomes = _multisets(die.faces, count)
+        outcomes = multisets(die, count, self.limit)
         choice = self._next(len(outcomes))
         faces, ways = outcomes[choice]
         self.weight *= Fraction(ways, len(die.faces) ** count)

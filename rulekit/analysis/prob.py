@@ -150,7 +150,7 @@ def exact(
         paths += 1
         if paths > max_paths:
             raise _too_many_paths(question, max_paths)
-        dice = defaults.dice = PathDice(prefix)
+        dice = defaults.dice = PathDice(prefix, limit=max_paths)
         interp = Interpreter(checked, dice, max_steps=max_steps)
         interp.muted = True  # untraced: only the value and the provisional values are read
         interp.defaults = defaults
@@ -222,6 +222,7 @@ def _by_outcomes(
         if paths > max_paths:
             raise _too_many_paths(question, max_paths)
         dice = SituationDice(prefix, full)
+        dice.limit = max_paths
         interp.dice = defaults.dice = dice
         interp.steps = 0  # each outcome a run of its own, as path by path
         value = unwrap(answer(interp, args))  # a roll counts as its total

@@ -426,6 +426,7 @@ class _Runner:
                     ]
                 )
             dice = _Dice(prefix, self.full)
+            dice.limit = max_paths
             self.runs += 1
             where = self._run(s, dice)
             if not prefix and dice.choices and worth_a_stop(self.quiet, dice.sizes[0]):
