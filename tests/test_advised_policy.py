@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from conftest import EXAMPLES, run_cli
 
-from rulekit.analysis.advised import AdvisedPolicy
+from rulekit.analysis.advised import AdvisedPolicy, make_advised
 from rulekit.book.checker import load
 from rulekit.play.runner import new_game
 
@@ -58,6 +58,13 @@ procedure wild [2.0] "Four dice after the decision"
     let c = roll d6
     let d = roll d6
     score += bet * (a + b + c + d)
+
+procedure streak [7.0] "Six dice added up after the decision"
+    choose bet from [1, 2] default 1 [7.1] "Bet"
+    let total = 0
+    for each k in range(1, 6):
+        total += roll d6
+    score += bet * total
 
 sequence turn [0.0] "Turn"
     phase shoot [1.0]
@@ -136,19 +143,45 @@ def test_minimizing_takes_the_other_end(book: Path, tmp_path: Path) -> None:
     )
 
 
+def _decided(checked: Any, policy: AdvisedPolicy, procedure: str, *names: str) -> list[Any]:
+    game = new_game(checked, None, 1, f"advised:{policy.goal}", policy)
+    game.interp.call(procedure, {})
+    return [e for e in game.interp.trace.events if getattr(e, "name", "") in names]
+
+
+def test_over_the_path_budget_a_decision_is_looked_ahead_by_situations(book: Path) -> None:
+    checked = load(str(book))
+    # bet b is worth b x 6 x 3.5: 42 against 21. Path by path that is 2 x 6^6 runs, over the
+    # budget of 1,000; from where the game stands, by situations (the bet and the running
+    # total of the dice thrown so far), a few hundred
+    deep = AdvisedPolicy(checked, "score", max_situations=1_000)
+    (bet,) = _decided(checked, deep, "streak", "bet")
+    assert bet.choice == 2 and bet.by == "advised: worth 42, the default 21"
+    # unless asked for (advised:situations:EXPR), over the path budget is the default
+    (bet,) = _decided(checked, AdvisedPolicy(checked, "score"), "streak", "bet")
+    assert bet.choice == 1 and bet.by == "advised: default, more than 1000 paths"
+
+
+def test_advised_situations_on_the_command_line(book: Path, tmp_path: Path) -> None:
+    checked = load(str(book))
+    policy = make_advised(checked, "advised:situations:min:score")
+    assert policy.max_situations > 0 and policy.worth.minimize
+    (bet,) = _decided(checked, policy, "streak", "bet")
+    assert bet.choice == 1 and bet.by == "advised: worth 21"  # the least: bet 1
+    # the run's own phase, shoot, is small enough to go path by path as before
+    decisions = _run(book, tmp_path, "advised:situations:score", "--seed", "1", "--turns", "2")
+    assert decisions and all(d["by"].startswith("advised: ") for d in decisions)
+
+
 def test_over_the_path_budget_the_default_is_taken(book: Path) -> None:
     checked = load(str(book))
-    policy = AdvisedPolicy(checked, "score")
-    game = new_game(checked, None, 1, "advised:score", policy)
-    game.interp.call("wild", {})
-    (decision,) = [e for e in game.interp.trace.events if getattr(e, "name", "") == "bet"]
-    # 2 options x 6^4 paths of dice is more than the budget of 1,000 runs
+    # 2 options x 6^4 paths of dice is more than the budget of 1,000 runs, and the four
+    # dice, each kept in its own local, make more than the 1,000 situations allowed
+    (decision,) = _decided(checked, AdvisedPolicy(checked, "score"), "wild", "bet")
     assert decision.choice == 1
     assert decision.by == "advised: default, more than 1000 paths"
     small = AdvisedPolicy(checked, "score", max_paths=3_000)
-    game = new_game(checked, None, 1, "advised:score", small)
-    game.interp.call("wild", {})
-    (decision,) = [e for e in game.interp.trace.events if getattr(e, "name", "") == "bet"]
+    (decision,) = _decided(checked, small, "wild", "bet")
     assert decision.choice == 2  # worth 2 * 4 * 3.5 = 28 against 14
     assert decision.by == "advised: worth 28, the default 14"
 
@@ -160,11 +193,7 @@ def test_over_the_budget_with_later_decisions_at_their_best_they_stay_at_default
     # 2 stakes x 36 dice x 10 bonuses = 720 runs at their best, over a budget of 100; with
     # the bonus at its default 1, 72 runs: stake s is worth 7s + 1
     policy = AdvisedPolicy(checked, "score", max_paths=100)
-    game = new_game(checked, None, 1, "advised:score", policy)
-    game.interp.call("later", {})
-    stake, bonus = [
-        e for e in game.interp.trace.events if getattr(e, "name", "") in ("stake", "bonus")
-    ]
+    stake, bonus = _decided(checked, policy, "later", "stake", "bonus")
     assert stake.choice == 2
     assert stake.by == "advised: worth 15, the default 8 (later decisions at their defaults)"
     # the bonus, once the dice are thrown: 10 runs, and 10 is worth the most

@@ -60,7 +60,7 @@ class _Tape(BranchPoints, _Dice):
         return self._next(point.size)
 
 
-class _AdviceRunner(_Runner):
+class AdviceRunner(_Runner):
     """The situations' runner, with decisions as branch points too."""
 
     def __init__(
@@ -132,7 +132,7 @@ def advise_by_situations(
     """Expectimax over ``question``'s procedure by its situations (``--of`` is the goal)."""
     comp = program_for(checked)
     decl = checked.book.procedures[question.target.name]
-    runner = _AdviceRunner(checked, question, blocks(comp, decl), max_steps, answered or set())
+    runner = AdviceRunner(checked, question, blocks(comp, decl), max_steps, answered or set())
     while True:
         try:
             return _advise(runner, question, goal, minimize, max_paths, max_situations)
@@ -153,16 +153,38 @@ def advise_by_situations(
 
 
 def _advise(
-    runner: _AdviceRunner,
+    runner: AdviceRunner,
     question: Question,
     goal: str,
     minimize: bool,
     max_paths: int,
     max_situations: int,
 ) -> Advice:
-    chain = Chain()
     start = runner.start()
     runner.fixed = runner.interp.policy  # what the set-up installed (--decide answers)
+    chain, trees, runs = explore(runner, question, start, goal, max_paths, max_situations)
+    root = 0
+    sign = -1 if minimize else 1
+    best = worths(trees, sign, question.describe)
+    by_default = worths(trees, 0, question.describe)
+    reach = visits(trees, root, best, sign)
+    decisions = _decisions(trees, order(trees), best, sign, reach)
+    advice = Advice(question.describe, goal, best[root], by_default[root], decisions, runs)
+    advice.situations = len(chain.nodes)
+    return advice
+
+
+def explore(
+    runner: AdviceRunner,
+    question: Question,
+    start: Situation,
+    goal: str,
+    max_paths: int,
+    max_situations: int,
+) -> tuple[Chain, dict[int, _Node], int]:
+    """Every situation reachable from ``start`` (index 0) with its tree of dice and
+    decisions, the ends' worths read from ``goal``; and the runs made."""
+    chain = Chain()
     root = _add(chain, runner, start, 0.0, max_situations, question)
     trees: dict[int, _Node] = {}
     runs = 0
@@ -183,14 +205,7 @@ def _advise(
                 leaves.append(("end", _number(where, goal)))
         _settle(tree, leaves)
         trees[index] = tree
-    sign = -1 if minimize else 1
-    best = worths(trees, sign, question.describe)
-    by_default = worths(trees, 0, question.describe)
-    reach = visits(trees, root, best, sign)
-    decisions = _decisions(trees, order(trees), best, sign, reach)
-    advice = Advice(question.describe, goal, best[root], by_default[root], decisions, runs)
-    advice.situations = len(chain.nodes)
-    return advice
+    return chain, trees, runs
 
 
 def _settle(node: _Node, leaves: list[tuple[str, Any]]) -> None:

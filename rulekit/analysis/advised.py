@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 from attrs import define, field, frozen
 
 from rulekit.analysis.advice import Tape, _Node, _number, _solve
+from rulekit.analysis.advised_situations import ADVISED_MAX_SITUATIONS, option_values
 from rulekit.analysis.prob import of_expression
 from rulekit.book.inputs import Target
 from rulekit.engine.dice import DiceSource, Die
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from rulekit.book.checker import Checked
 
 PREFIX = "advised:"
+SITUATIONS = "situations:"  # advised:situations:EXPR
 ADVISED_MAX_PATHS = 1_000  # runs of one procedure to advise one decision
 
 
@@ -177,6 +179,7 @@ class Lookahead:
 
     checked: Checked
     max_paths: int = ADVISED_MAX_PATHS
+    max_situations: int = 0  # over max_paths, by situations from where the game stands
     interp: Interpreter | None = field(default=None, init=False)
     holders: frozenset[str] = field(init=False)  # frame names of procedures with a choose
     entries: list[Entry | None] = field(factory=list, init=False)
@@ -248,6 +251,18 @@ class Lookahead:
         expr = goal.expr(entry.procedure)
         rollout = self._values(entry, expr, goal, request, False)
         if isinstance(rollout, str):
+            if self.max_situations and self.interp is not None and rollout.startswith("more"):
+                # too many paths: from where the game stands, by situations
+                found = option_values(
+                    self.checked,
+                    self.interp,
+                    entry,
+                    request,
+                    (expr, goal.text, goal.minimize),
+                    self.max_situations,
+                )
+                if not isinstance(found, str):
+                    return found, True
             return rollout
         values, met_later = rollout
         if not met_later:
@@ -316,12 +331,15 @@ class AdvisedPolicy:
     checked: Checked
     goal: str  # the expression as given, with its min: or max: if any
     max_paths: int = ADVISED_MAX_PATHS
+    # ``advised:situations:EXPR``: a decision over the path budget is looked ahead by
+    # situations, up to this many (rulekit.analysis.advised_situations); 0: not
+    max_situations: int = 0
     worth: Goal = field(init=False)
     lookahead: Lookahead = field(init=False)
 
     def __attrs_post_init__(self) -> None:
         self.worth = Goal.read(self.checked, self.goal)
-        self.lookahead = Lookahead(self.checked, self.max_paths)
+        self.lookahead = Lookahead(self.checked, self.max_paths, self.max_situations)
 
     def attach(self, interp: Interpreter) -> None:
         """Watch ``interp``'s calls (rulekit.play.runner does this when a game is made)."""
@@ -360,8 +378,11 @@ def _next_prefix(tape: Tape, at: int) -> list[int] | None:
 
 
 def make_advised(checked: Checked, spec: str) -> AdvisedPolicy:
-    """``advised:EXPR`` or ``advised:max:EXPR`` (maximize), ``advised:min:EXPR`` (minimize)."""
+    """``advised:EXPR`` or ``advised:max:EXPR`` (maximize), ``advised:min:EXPR`` (minimize);
+    ``advised:situations:...``: over the path budget, by situations too."""
     goal = spec.removeprefix(PREFIX).strip()
+    deep = goal.startswith(SITUATIONS)
+    goal = goal.removeprefix(SITUATIONS).strip()
     if not goal:
         raise InputError(
             [
@@ -372,4 +393,4 @@ def make_advised(checked: Checked, spec: str) -> AdvisedPolicy:
                 )
             ]
         )
-    return AdvisedPolicy(checked, goal)
+    return AdvisedPolicy(checked, goal, max_situations=ADVISED_MAX_SITUATIONS if deep else 0)

@@ -592,7 +592,8 @@ def fmt_cmd(rulebook: str, check_only: bool) -> None:
     default=None,
     metavar="P",
     help="default, random, interactive, scripted:FILE.toml or advised:EXPR (at each decision "
-    "the option worth the most EXPR; advised:min:EXPR the least)  [default: default]",
+    "the option worth the most EXPR; advised:min:EXPR the least; advised:situations:EXPR "
+    "also by situations over the path budget)  [default: default]",
 )
 @click.option("--save", "save", metavar="FILE", help="Save the game when this run stops.")
 @click.option("--resume", "resume", metavar="FILE", help="Continue a saved game.")

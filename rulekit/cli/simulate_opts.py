@@ -49,7 +49,8 @@ def register(
         default="default",
         show_default=True,
         help="default, random or advised:EXPR (the option worth the most EXPR, "
-        "advised:min:EXPR the least).",
+        "advised:min:EXPR the least, advised:situations:EXPR also by situations over the "
+        "path budget).",
     )
     @click.option(
         "--turns",
