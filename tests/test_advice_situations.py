@@ -318,6 +318,29 @@ def test_gato_leader_deep_dive_or_ride_out_the_attack(tmp_path: Path) -> None:
     assert paths["best"] == data["best"]
 
 
+def test_gato_leader_how_many_torpedoes_at_one_target() -> None:
+    """USS Salmon's eight Ready Torpedoes at the Syoei Maru (1942, two Areas; README). Each
+    option's worth is checked against ``prob`` with the decision fixed: path by path (an
+    enumeration of every path, nothing merged) for one torpedo, by situations for the
+    default, four. All eight are best (seven sink almost as often)."""
+    given = str(EXAMPLES / "gato_leader" / "one_target_attack.toml")
+    sunk = "count(s for s in display if s.sunk)"
+    gato = str(RULEBOOKS / "gato_leader")
+    data = _advise(gato, "submarine_attacks", "--given", given, "--decide", "gun=no",
+                   "--maximize", sunk)  # fmt: skip
+    torpedoes = next(d for d in data["decisions"] if d["name"] == "torpedoes")
+    worth = {o["option"]: Fraction(o["value"]["exact"]) for o in torpedoes["options"]}
+    assert (torpedoes["best"], torpedoes["default"]) == ("8", "4")
+    assert worth["8"] == max(worth.values()) and worth["8"] > worth["7"] > worth["6"]
+    for k, method in (("1", "paths"), ("4", "situations")):
+        shown = run_cli("prob", gato, "submarine_attacks", "--given", given, "--decide",
+                        "gun=no", "--decide", f"torpedoes={k}", "--of", sunk, "--method",
+                        method, "--max-paths", "200000", "--json")  # fmt: skip
+        assert shown.exit_code == 0, shown.output
+        assert Fraction(json.loads(shown.stdout)["mean"]["p"]) == worth[k], k
+    assert worth["1"] == Fraction(7, 50)
+
+
 def test_a_tie_goes_to_the_default(book: Path) -> None:
     """Options worth the same: the rulebook's default is the best, not the first."""
     for how in ([], ["--method", "paths"]):

@@ -177,6 +177,13 @@ class _Builder:
         if isinstance(s, n.ForEach):
             return self._for_each(s, after, live_after, inherited, rule)
         call = self._split_call(s)
+        if call is not None and isinstance(s, n.Return):
+            # `return p(...)`: the call's result is kept in a hidden local, which a block
+            # of its own then returns
+            kept = f"#ret{self.count}"
+            back = self._open(s.span, frozenset({kept}))
+            self.w.line(f"return (L[{kept!r}],)")
+            return self._call(s, call, back, frozenset({kept}), inherited, rule, kept)
         if call is not None:
             return self._call(s, call, after, live_after, inherited, rule)
         live = self._live_before(s, live_after)
@@ -311,8 +318,10 @@ class _Builder:
     def _split_call(self, s: n.Stmt) -> n.Call | None:
         """The call a statement is, when the procedure called throws dice or decides (it
         then runs as blocks of its own, so that situations merge inside it too):
-        ``proc(...)`` alone, or ``let x = proc(...)``."""
-        value = s.call if isinstance(s, n.ExprStmt) else s.value if isinstance(s, n.Let) else None
+        ``proc(...)`` alone, ``let x = proc(...)`` or ``return proc(...)``."""
+        value = s.call if isinstance(s, n.ExprStmt) else getattr(s, "value", None)
+        if not isinstance(s, n.ExprStmt | n.Let | n.Return):
+            return None
         if not isinstance(value, n.Call) or not self.gen._is_procedure(value.func):
             return None
         if not branches(self.comp.book, self.comp.tables, value.func):
@@ -327,9 +336,11 @@ class _Builder:
         live_after: frozenset[str],
         inherited: n.RuleRef | None,
         rule: n.RuleRef | None,
+        target: str | None = None,
     ) -> tuple[int, frozenset[str]]:
         """The statement's step, the call's step and its arguments (in that order, as the
-        procedure's own code does them), then an ``Enter`` for the runner."""
+        procedure's own code does them), then an ``Enter`` for the runner (the result set
+        to ``target``, a let's name by default)."""
         decl = self.comp.book.procedures[e.func]
         gen, w = self.gen, self.w
         live = self._live_before(s, live_after)
@@ -341,7 +352,8 @@ class _Builder:
             return k, live
         gen._step(s.span, getattr(s, "ref", None) or inherited or rule)
         w.line(f"_stepped(i, {w.const(e.span)})")
-        target = s.name if isinstance(s, n.Let) else None
+        if target is None and isinstance(s, n.Let):
+            target = s.name
         kept = w.const(live_after - ({target} if target else set()))
         w.line(f"return _Enter({e.func!r}, {args}, {after}, {target!r}, {kept})")
         return k, live
