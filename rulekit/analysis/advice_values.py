@@ -26,7 +26,7 @@ from typing import Any
 from attrs import define, field
 
 from rulekit.analysis.advice import Point
-from rulekit.analysis.situations import components
+from rulekit.analysis.situations import components, gauss
 from rulekit.errors import RuleRuntimeError, error
 
 
@@ -227,29 +227,9 @@ def _improve(trees: list[_Node], worth: dict[int, Fraction], sign: int, choices:
 
 
 def _gauss(rows: list[tuple[dict[int, Fraction], Fraction]]) -> list[Fraction] | None:
-    """Solve sum(c_j * x_j) = r, one row per unknown, by Gauss-Jordan elimination over
-    fractions (rows as dicts: a loop's equations are sparse); None when singular."""
-    size = len(rows)
-    work = [({j: c for j, c in coeff.items() if c}, r) for coeff, r in rows]
-    for col in range(size):
-        pivot = next((r for r in range(col, size) if work[r][0].get(col)), None)
-        if pivot is None:
-            return None
-        work[col], work[pivot] = work[pivot], work[col]
-        coeff, rhs = work[col]
-        scale = coeff[col]
-        coeff = {j: c / scale for j, c in coeff.items()}
-        rhs = rhs / scale
-        work[col] = (coeff, rhs)
-        for r in range(size):
-            factor = work[r][0].get(col) if r != col else None
-            if not factor:
-                continue
-            other, other_rhs = work[r]
-            for j, c in coeff.items():
-                other[j] = other.get(j, Fraction(0)) - factor * c
-            work[r] = ({j: c for j, c in other.items() if c}, other_rhs - factor * rhs)
-    return [work[k][1] for k in range(size)]
+    """situations.gauss with a plain number on the right of each equation."""
+    found = gauss([(coeff, {0: r}) for coeff, r in rows])
+    return None if found is None else [x.get(0, Fraction(0)) for x in found]
 
 
 def _endless(describe: str) -> RuleRuntimeError:

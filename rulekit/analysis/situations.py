@@ -625,15 +625,29 @@ def _solve_component(
             else:
                 rhs[target] = rhs.get(target, Fraction(0)) + weight
         rows.append((coeff, rhs))
-    size = len(component)
+    found = gauss(rows)
+    if found is None:
+        raise _endless(question)
+    return {m: {k: p for k, p in found[position[m]].items() if p} for m in component}
+
+
+def gauss(
+    rows: list[tuple[dict[int, Fraction], dict[Any, Fraction]]],
+) -> list[dict[Any, Fraction]] | None:
+    """Solve sum(c_j * x_j) = r, one row per unknown, by Gauss-Jordan elimination over
+    fractions: each row a dict of coefficients (the equations of a loop are sparse) and a
+    right-hand side over named parts (outcomes; one part for a plain number). None when
+    singular (a loop that never ends)."""
+    size = len(rows)
+    rows = [({j: c for j, c in coeff.items() if c}, dict(rhs)) for coeff, rhs in rows]
     for col in range(size):
         pivot = next((r for r in range(col, size) if rows[r][0].get(col)), None)
         if pivot is None:
-            raise _endless(question, nodes[component[col]])
+            return None
         rows[col], rows[pivot] = rows[pivot], rows[col]
         coeff, rhs = rows[col]
         scale = coeff[col]
-        coeff = {j: c / scale for j, c in coeff.items() if c}
+        coeff = {j: c / scale for j, c in coeff.items()}
         rhs = {k: p / scale for k, p in rhs.items()}
         rows[col] = (coeff, rhs)
         for r in range(size):
@@ -646,10 +660,10 @@ def _solve_component(
             for k, p in rhs.items():
                 other_rhs[k] = other_rhs.get(k, Fraction(0)) - factor * p
             rows[r] = ({j: c for j, c in other.items() if c}, other_rhs)
-    return {m: {k: p for k, p in rows[position[m]][1].items() if p} for m in component}
+    return [rows[k][1] for k in range(size)]
 
 
-def _endless(question: Question, node: Situation) -> RuleRuntimeError:
+def _endless(question: Question) -> RuleRuntimeError:
     return RuleRuntimeError(
         [
             error(
