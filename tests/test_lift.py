@@ -166,22 +166,6 @@ procedure p -> int [2.0]
     assert run_cli("prob", str(root), "p").exit_code == 0
 
 
-def test_an_error_in_a_lifted_value_reads_as_a_run_says_it(make_rulebook: Any) -> None:
-    root = make_rulebook(
-        'rulebook "Err"\n'
-        "dice d3 = 0..2\n"
-        'procedure p -> int [1.0] "p"\n'
-        "    let x = nth([5, 6], roll d3) [1.2]\n"
-        "    return x\n"
-    )
-    shown = {m: run_cli("prob", str(root), "p", "--method", m) for m in ("situations", "paths")}
-    for result in shown.values():
-        assert result.exit_code == 1 and "Traceback" not in result.stderr
-        assert "position 2 is outside a list of 2" in result.stderr
-        assert "  in procedure p [1.0], rule [1.2]\n" in result.stderr, result.stderr
-    assert shown["situations"].stderr == shown["paths"].stderr
-
-
 def test_a_sum_is_thrown_as_its_total_and_die_by_die_where_its_faces_are_read(
     make_rulebook: Any,
 ) -> None:

@@ -208,15 +208,9 @@ def _advise(
     while prefix is not None:
         paths += 1
         if paths > max_paths:
-            raise TooManyPaths(
-                [
-                    error(
-                        f"{question.describe} has more than {max_paths} paths of dice and "
-                        "decisions",
-                        where="--max-paths",
-                        hint="raise --max-paths, or fix some decisions with --decide NAME=VALUE",
-                    )
-                ]
+            raise TooManyPaths.over(
+                f"{question.describe} has more than {max_paths} paths of dice and decisions",
+                TooManyPaths.DECIDE,
             )
         tape = Tape(prefix, DefaultPolicy(), answered or set(), full=full)
         interp = Interpreter(checked, tape, tape, max_steps=max_steps)

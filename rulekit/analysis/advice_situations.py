@@ -20,13 +20,13 @@ from typing import Any
 
 from rulekit.analysis.advice import Advice, BranchPoints, Decision, Option, Point, _number
 from rulekit.analysis.advice_values import _Node, order, pick, value, visits, worths
+from rulekit.analysis.lift import SituationDice
 from rulekit.analysis.outcomes import Question, TooManyPaths
 from rulekit.analysis.situations import (
     Chain,
     Situation,
     TooManySituations,
     _add,
-    _Dice,
     _Runner,
     worth_a_stop,
 )
@@ -40,7 +40,7 @@ from rulekit.errors import error
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
 
 
-class _Tape(BranchPoints, _Dice):
+class _Tape(BranchPoints, SituationDice):
     """The dice and the policy of one run from a situation: replays ``prefix``, then takes
     the first outcome or option at each new branch point, noting each point."""
 
@@ -83,16 +83,10 @@ class AdviceRunner(_Runner):
         while prefix is not None:
             paths += 1
             if paths > max_paths:
-                raise TooManyPaths(
-                    [
-                        error(
-                            f"{self.question.describe} has more than {max_paths} paths of "
-                            "dice and decisions between two of its situations",
-                            where="--max-paths",
-                            hint="raise --max-paths, or fix some decisions with --decide "
-                            "NAME=VALUE",
-                        )
-                    ]
+                raise TooManyPaths.over(
+                    f"{self.question.describe} has more than {max_paths} paths of dice and "
+                    "decisions between two of its situations",
+                    TooManyPaths.DECIDE,
                 )
             tape = _Tape(prefix, self.full, self.answered)
             tape.fixed = self.fixed

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -39,7 +40,6 @@ from rulekit.book.check_exprs import placeholders
 from rulekit.engine.dice import Die, kept_outcomes, summed_outcomes
 from rulekit.engine.reach import _children, names_reached, throws
 from rulekit.engine.values import Entity, Followed, RecordValue
-from rulekit.errors import error
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
@@ -57,6 +57,9 @@ class SituationDice(PathDice):
         self.num = 1
         self.den = 1
         self.full = full  # keep rolls whose faces were read: thrown die by die
+
+    def probability(self) -> Fraction:
+        return Fraction(self.num, self.den)
 
     def throw_kept(self, die: Die, count: int, keep: str, where: str) -> int | None:
         """The value a keep-highest/lowest roll keeps, thrown as one outcome of few (the
@@ -338,16 +341,9 @@ class Lifter:
         return Dist(den, [(k, v, c) for k, (v, c) in found.items()], plain)
 
     def too_many(self) -> TooManyPaths:
-        return TooManyPaths(
-            [
-                error(
-                    f"{self.describe} has more than {self.max_paths} paths of dice in one "
-                    "value it works out",
-                    where="--max-paths",
-                    hint="raise --max-paths, or estimate it by sampling: "
-                    "rulekit prob ... --samples 100000",
-                )
-            ]
+        return TooManyPaths.over(
+            f"{self.describe} has more than {self.max_paths} paths of dice in one value it "
+            "works out"
         )
 
 

@@ -25,6 +25,14 @@ from rulekit.limits import DEFAULT_MAX_PATHS
 class TooManyPaths(InputError):
     """The procedure has more paths of dice than the budget allows."""
 
+    SAMPLE = "raise --max-paths, or estimate it by sampling: rulekit prob ... --samples 100000"
+    DECIDE = "raise --max-paths, or fix some decisions with --decide NAME=VALUE"
+
+    @classmethod
+    def over(cls, message: str, hint: str = SAMPLE) -> TooManyPaths:
+        """The error, naming the ``--max-paths`` budget."""
+        return cls([error(message, where="--max-paths", hint=hint)])
+
 
 def multisets(
     die: Die, count: int, limit: int = DEFAULT_MAX_PATHS
@@ -33,17 +41,11 @@ def multisets(
     before any is made when there are more than ``limit`` (25 d10 have 52 million)."""
     many = comb(len(set(die.faces)) + count - 1, count)
     if many > limit:
-        raise TooManyPaths(
-            [
-                error(
-                    f"a roll of {count} {die.name} has {many:,} outcomes (the faces it can "
-                    f"show, in any order), more than the {limit:,} paths allowed",
-                    where="--max-paths",
-                    hint="raise --max-paths, read only the roll's total (thrown as a total, "
-                    "its faces unread), or estimate it by sampling: rulekit prob ... "
-                    "--samples 100000",
-                )
-            ]
+        raise TooManyPaths.over(
+            f"a roll of {count} {die.name} has {many:,} outcomes (the faces it can show, in "
+            f"any order), more than the {limit:,} paths allowed",
+            "raise --max-paths, read only the roll's total (thrown as a total, its faces "
+            "unread), or estimate it by sampling: rulekit prob ... --samples 100000",
         )
     return _multisets(die.faces, count)
 
@@ -90,6 +92,10 @@ class PathDice:
         faces, ways = outcomes[choice]
         self.weight *= Fraction(ways, len(die.faces) ** count)
         return faces
+
+    def probability(self) -> Fraction:
+        """The probability of the path thrown."""
+        return self.weight
 
     def next_prefix(self) -> list[int] | None:
         """The prefix of the next path in depth-first order; None when all are done."""

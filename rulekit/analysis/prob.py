@@ -43,7 +43,7 @@ from rulekit.engine.program import program_for
 from rulekit.engine.reach import pure
 from rulekit.engine.session import _slots, bind_inputs, make_policy
 from rulekit.engine.values import unwrap
-from rulekit.errors import InputError, error
+from rulekit.errors import InputError
 from rulekit.language import nodes as n
 from rulekit.language.parser import parse_expression
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
@@ -141,26 +141,46 @@ def exact(
                 return _by_outcomes(checked, question, question.answer, full, max_paths, max_steps)
             except DiceNeeded as needed:  # a roll's faces are read: throw them all, anew
                 full.add(needed.where)
+    defaults = Defaults()
+
+    def throw(prefix: list[int]) -> PathDice:
+        dice = defaults.dice = PathDice(prefix, limit=max_paths)
+        return dice
+
+    def run(dice: PathDice) -> tuple[Any, list[str]]:
+        interp = Interpreter(checked, dice, max_steps=max_steps)
+        interp.muted = True  # untraced: only the value and the provisional values are read
+        interp.defaults = defaults
+        return question.run(interp), interp.trace.provisional_used
+
+    return _enumerate(question, max_paths, throw, run)
+
+
+def _enumerate(
+    question: Question,
+    max_paths: int,
+    throw: Callable[[list[int]], PathDice],
+    run: Callable[[PathDice], tuple[Any, list[str]]],
+) -> Distribution:
+    """Every path of dice, depth first: ``throw`` makes the dice of a path from its prefix,
+    ``run`` runs it (its value and the provisional values it used); equal values add up."""
     totals: dict[str, Outcome] = {}
     provisional: list[str] = []
     prefix: list[int] | None = []
     paths = 0
-    defaults = Defaults()
     while prefix is not None:
         paths += 1
         if paths > max_paths:
             raise _too_many_paths(question, max_paths)
-        dice = defaults.dice = PathDice(prefix, limit=max_paths)
-        interp = Interpreter(checked, dice, max_steps=max_steps)
-        interp.muted = True  # untraced: only the value and the provisional values are read
-        interp.defaults = defaults
-        value = unwrap(question.run(interp))  # a roll counts as its total
+        dice = throw(prefix)
+        value, used = run(dice)
+        value = unwrap(value)  # a roll counts as its total
         key = _key(value)
         if key in totals:
-            totals[key].p += dice.weight
+            totals[key].p += dice.probability()
         else:
-            totals[key] = Outcome(value, dice.weight)
-        for item in interp.trace.provisional_used:
+            totals[key] = Outcome(value, dice.probability())
+        for item in used:
             if item not in provisional:
                 provisional.append(item)
         prefix = dice.next_prefix()
@@ -172,15 +192,9 @@ def exact(
 
 
 def _too_many_paths(question: Question, max_paths: int) -> TooManyPaths:
-    return TooManyPaths(
-        [
-            error(
-                f"{question.describe} has more than {max_paths} paths of dice",
-                where="--max-paths",
-                hint="raise --max-paths, or estimate it by sampling: "
-                "rulekit prob ... --samples 100000 (or rulekit simulate)",
-            )
-        ]
+    return TooManyPaths.over(
+        f"{question.describe} has more than {max_paths} paths of dice",
+        TooManyPaths.SAMPLE + " (or rulekit simulate)",
     )
 
 
@@ -214,30 +228,22 @@ def _by_outcomes(
     interp.muted = True
     defaults = interp.defaults = Defaults()
     args = question.setup(interp)
-    totals: dict[str, list[Any]] = {}
-    prefix: list[int] | None = []
-    paths = 0
-    while prefix is not None:
-        paths += 1
-        if paths > max_paths:
-            raise _too_many_paths(question, max_paths)
+
+    def throw(prefix: list[int]) -> PathDice:
         dice = SituationDice(prefix, full)
         dice.limit = max_paths
         interp.dice = defaults.dice = dice
+        return dice
+
+    def run(dice: PathDice) -> tuple[Any, list[str]]:
         interp.steps = 0  # each outcome a run of its own, as path by path
-        value = unwrap(answer(interp, args))  # a roll counts as its total
-        key = _key(value)
-        weight = Fraction(dice.num, dice.den)
-        if key in totals:
-            totals[key][1] += weight
-        else:
-            totals[key] = [value, weight]
-        prefix = dice.next_prefix()
-    outcomes = sorted((Outcome(v, p) for v, p in totals.values()), key=lambda o: _order(o.value))
-    if sum((o.p for o in outcomes), Fraction(0)) != 1:  # a bug, not bad input
-        raise AssertionError(f"probabilities of {question.describe} do not sum to 1")
-    provisional = list(dict.fromkeys(interp.trace.provisional_used))
-    return Distribution(question.describe, outcomes, paths, provisional_used=provisional)
+        value = answer(interp, args)
+        used = interp.trace.provisional_used
+        noted = list(used)
+        used.clear()
+        return value, noted
+
+    return _enumerate(question, max_paths, throw, run)
 
 
 def sampled(

@@ -61,17 +61,13 @@ def worth_a_stop(quiet: int, outcomes: int) -> bool:
     return quiet * (outcomes - 1) >= 20
 
 
-_Dice = SituationDice  # the name rulekit.analysis.advice_situations knows it by
-_canon = canon
-
-
 @define
 class _Defaults:
     """Decision defaults remembered across runs (Interpreter.defaults): the situation a run
     started from, the dice thrown since and the decisions made fix a default."""
 
     start: int = 0  # id() of the situation the run started from (the chain keeps them all)
-    dice: _Dice | None = None
+    dice: SituationDice | None = None
     known: dict[Any, int] = field(factory=dict)
 
     def key(self, decisions: int) -> Any:
@@ -201,9 +197,7 @@ def _solve(
     outcomes = [Outcome(chain.outcomes[k], p) for k, p in weights.items() if k != UNRESOLVED]
     outcomes.sort(key=lambda o: _order(o.value))
     unresolved = weights.get(UNRESOLVED, Fraction(0))
-    if (
-        _total([unresolved, *(o.p for o in outcomes)]) != 1
-    ):  # the solution itself is wrong: a bug, not bad input
+    if _total([unresolved, *(o.p for o in outcomes)]) != 1:  # a bug, not bad input
         raise AssertionError(f"probabilities of {question.describe} do not sum to 1")
     dist = Distribution(
         question.describe, outcomes, chain.runs, provisional_used=runner.provisional
@@ -271,12 +265,12 @@ class _Runner:
         self.interp = Interpreter(checked, PathDice([]), max_steps=max_steps)
         self.interp.code = program_for(checked)
         self.interp.muted = True  # untraced: only values and provisional values are read
-        # a `let` of a value that only computes and throws dice, worked out as a
-        # distribution: the runs stop before one, and go on once per distinct value
         self.args: dict[str, Any] = {}
         self.inputs: dict[str, Any] = {}  # the inputs of the run under way
         self.defaults = _Defaults()
         self.full: set[str] = set()  # keep rolls to throw die by die (see dice.Unthrown)
+        # a block whose value only computes and throws dice (codegen_blocks.Lift), worked
+        # out as a distribution: the runs stop before one, and go on once per distinct value
         self.lifting = True
         self.lifter = Lifter(self.interp, self.full, DEFAULT_MAX_PATHS)
         self.lifter.describe = question.describe
@@ -338,8 +332,8 @@ class _Runner:
         if self.keys is None:  # the state variables compared, in one order
             book = self.checked.book
             self.keys = sorted(self.touched & (set(book.states) | set(book.tracks) | set(values)))
-        state = tuple([(k, _canon(values[k], seen)) for k in self.keys if k in values])
-        pieces = _canon(s.state.entities, seen)
+        state = tuple([(k, canon(values[k], seen)) for k in self.keys if k in values])
+        pieces = canon(s.state.entities, seen)
         program = s.program or self.program
         callers = tuple(
             (
@@ -347,7 +341,7 @@ class _Runner:
                 c.after,
                 c.target,
                 tuple(
-                    (k, _canon(c.frame.locals[k], seen))
+                    (k, canon(c.frame.locals[k], seen))
                     for k in sorted(c.live)
                     if k in c.frame.locals
                 ),
@@ -355,8 +349,8 @@ class _Runner:
             for c in s.callers
         )
         live = program.live[s.block] if s.block >= 0 else frozenset()
-        local = tuple((k, _canon(s.locals[k], seen)) for k in sorted(live) if k in s.locals)
-        inputs = tuple((k, _canon(s.inputs[k], seen)) for k in sorted(s.inputs))
+        local = tuple((k, canon(s.locals[k], seen)) for k in sorted(live) if k in s.locals)
+        inputs = tuple((k, canon(s.inputs[k], seen)) for k in sorted(s.inputs))
         answered = tuple(sorted(s.answered.items()))
         where = (program.name, s.block, callers)
         return (where, local, state, pieces, inputs, s.entities, answered)
@@ -414,18 +408,11 @@ class _Runner:
         while prefix is not None:
             paths += 1
             if paths > max_paths:
-                raise TooManyPaths(
-                    [
-                        error(
-                            f"{self.question.describe} has more than {max_paths} paths of "
-                            "dice between two of its situations",
-                            where="--max-paths",
-                            hint="raise --max-paths, or estimate it by sampling: "
-                            "rulekit prob ... --samples 100000",
-                        )
-                    ]
+                raise TooManyPaths.over(
+                    f"{self.question.describe} has more than {max_paths} paths of dice "
+                    "between two of its situations"
                 )
-            dice = _Dice(prefix, self.full)
+            dice = SituationDice(prefix, self.full)
             dice.limit = max_paths
             self.runs += 1
             where = self._run(s, dice)
@@ -433,8 +420,8 @@ class _Runner:
                 # the blocks before the first throw run alike on every path: a situation
                 # where it is thrown, instead of running them again for each of its faces
                 self.runs += 1
-                return [(Fraction(1), self._run(s, _Dice([], self.full), self.quiet))]
-            out.append((Fraction(dice.num, dice.den), where))
+                return [(Fraction(1), self._run(s, SituationDice([], self.full), self.quiet))]
+            out.append((dice.probability(), where))
             prefix = dice.next_prefix()
         return out
 
@@ -473,7 +460,7 @@ class _Runner:
             out.append((Fraction(count, dist.den), after))
         return out
 
-    def _run(self, s: Situation, dice: _Dice, stop_after: int = 0) -> Any:
+    def _run(self, s: Situation, dice: SituationDice, stop_after: int = 0) -> Any:
         """Run from ``s`` to the first block boundary after a throw (or after ``stop_after``
         blocks); the situation there, or the outcome when the procedure ends. ``quiet`` is
         then the number of blocks run before the one that threw."""

@@ -319,9 +319,9 @@ class _Builder:
         """The call a statement is, when the procedure called throws dice or decides (it
         then runs as blocks of its own, so that situations merge inside it too):
         ``proc(...)`` alone, ``let x = proc(...)`` or ``return proc(...)``."""
-        value = s.call if isinstance(s, n.ExprStmt) else getattr(s, "value", None)
         if not isinstance(s, n.ExprStmt | n.Let | n.Return):
             return None
+        value = s.call if isinstance(s, n.ExprStmt) else s.value
         if not isinstance(value, n.Call) or not self.gen._is_procedure(value.func):
             return None
         if not branches(self.comp.book, self.comp.tables, value.func):
