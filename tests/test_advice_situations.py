@@ -140,9 +140,9 @@ def test_a_loop_with_a_decision_is_solved_exactly(book: Path) -> None:
     # once: a first roll over 3 gives 15/6 x ... = (4 + 5 + 6) / 6 = 5/2, the rest 0.
     most = _advise(str(book), "reroll", "--maximize", "result")
     assert Fraction(most["best"]["exact"]) == 5 == Fraction(most["by_default"]["exact"])
-    # the decision is met in a situation per roll of 1-3 (the first roll, a RollValue, and
-    # the rolls after, which `r = roll d6` stores as ints): 1/6 each, 1 in all
-    assert len(most["decisions"]) == 6
+    # the roll is dead at the decision (`r = roll d6` sets it again before the loop reads
+    # it), so every roll of 1-3 meets the decision in one situation, reached 1 time in all
+    assert len(most["decisions"]) == 1
     assert sum(Fraction(d["reach"]["exact"]) for d in most["decisions"]) == 1
     for stop in most["decisions"]:
         assert stop["best"] == "no"
@@ -339,6 +339,60 @@ def test_gato_leader_how_many_torpedoes_at_one_target() -> None:
         assert shown.exit_code == 0, shown.output
         assert Fraction(json.loads(shown.stdout)["mean"]["p"]) == worth[k], k
     assert worth["1"] == Fraction(7, 50)
+
+
+def _spread_sinks(fired: int, at_range: int) -> Fraction:
+    """Salmon's spread sinking the Syoei Maru, worked out here from the texts: the 1942 Dud
+    column (1 premature, 2-3 all miss, 4-6 one runs, 7-9 half run rounded up, 10 all run),
+    the highest of the running d10 + (running - 1) + TS 1 - range, Sunk on 8 or more (the
+    card's provisional Hit numbers). A torpedo that circles round hits the Submarine only."""
+    sinks = Fraction(0)
+    for dud in range(1, 11):
+        running = 0 if dud <= 3 else 1 if dud <= 6 else -(-fired // 2) if dud <= 9 else fired
+        running = min(running, fired)
+        if running == 0:
+            continue
+        need = 8 - (running - 1) - 1 + at_range  # the highest die needed
+        miss_all = Fraction(min(max(need - 1, 0), 10), 10) ** running
+        sinks += Fraction(1, 10) * (1 - miss_all)
+    return sinks
+
+
+def test_gato_leader_range_and_torpedoes_over_a_combat_resolution_phase() -> None:
+    """USS Salmon, submerged, three Ready Torpedoes, the Syoei Maru three Areas away (README):
+    a whole Combat Resolution Phase advised, moving, Lag Movement and the spread. Every
+    worth is the chance a spread sinks her at the range it is fired from, worked out from
+    the texts (_spread_sinks). Best: move in one Area to range 2 but away from the Convoy
+    Wake, then use Speed 0 in Lag Movement, so that the Merchant's Speed carries her two
+    Areas on, to range 0; all three torpedoes."""
+    given = str(EXAMPLES / "gato_leader" / "one_target_approach.toml")
+    data = _advise(str(RULEBOOKS / "gato_leader"), "combat_resolution_phase", "--given",
+                   given, "--decide", "surfaced=no", "--decide", "zone=Medium Range",
+                   "--maximize", "count(s for s in display if s.sunk)")  # fmt: skip
+    assert Fraction(data["best"]["exact"]) == _spread_sinks(3, 0) == Fraction(2193, 5000)
+    assert Fraction(data["by_default"]["exact"]) == _spread_sinks(3, 2)
+    exit_, areas, to_wake, moved, speed, lag, reload, torpedoes = data["decisions"]
+    assert [d["name"] for d in (exit_, moved, lag)] == ["exit", "new_range", "new_range"]
+
+    def worth(d: dict[str, Any]) -> dict[str, Fraction]:
+        return {o["option"]: Fraction(o["value"]["exact"]) for o in d["options"]}
+
+    best = _spread_sinks(3, 0)
+    assert worth(exit_) == {"no": best, "yes": 0}
+    # staying put, Lag Movement brings her to range 2 (the default keeps the range then)
+    assert worth(areas) == {"0": _spread_sinks(3, 2), "1": best}
+    # 0 Areas from the Convoy Wake, Lag Movement carries her off the display
+    assert worth(to_wake) == {"0": 0, "1": _spread_sinks(3, 1), "2": best}
+    assert worth(moved) == {str(r): _spread_sinks(3, r - 2) for r in (2, 3, 4)}
+    assert worth(speed) == {"0": best, "1": _spread_sinks(3, 1)}
+    assert (speed["best"], speed["default"]) == ("0", "1")
+    # range 4 is out of torpedo range (3 Areas)
+    assert worth(lag) == {**{str(r): _spread_sinks(3, r) for r in range(4)}, "4": 0}
+    assert (lag["best"], lag["default"]) == ("0", "2")
+    assert worth(reload) == {"no": best, "yes": 0}
+    assert worth(torpedoes) == {str(k): _spread_sinks(k, 0) for k in range(4)}
+    assert worth(torpedoes)["1"] == Fraction(7, 25)  # 7/10 run x a d10 of 7-10
+    assert (torpedoes["best"], torpedoes["default"]) == ("3", "3")
 
 
 def test_a_tie_goes_to_the_default(book: Path) -> None:

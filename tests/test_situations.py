@@ -18,6 +18,8 @@ from conftest import RULEBOOKS, run_cli
 from rulekit.analysis.prob import ask, exact
 from rulekit.analysis.situations import TooManySituations, solve_by_situations
 from rulekit.book.checker import Checked, load
+from rulekit.engine.codegen_blocks import blocks
+from rulekit.engine.program import program_for
 from rulekit.errors import RulekitError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -198,6 +200,36 @@ def test_a_keep_roll_whose_faces_are_read_is_thrown_die_by_die(make_rulebook) ->
     brute: dict[int, Fraction] = {}
     for faces in itertools.product(range(1, 7), repeat=3):
         brute[faces.count(6)] = brute.get(faces.count(6), Fraction(0)) + Fraction(1, 6**3)
+    assert {o.value: o.p for o in dist.outcomes} == brute
+
+
+CALM_BOOK = """rulebook "Calm"
+dice d6 = 1..6
+procedure draw_on(r: int) -> int [1.1]
+    return if r >= 4 then 1 else 0
+procedure twice -> int [1.0] "A roll only compared, then a second roll"
+    let r = roll d6
+    let hit = draw_on(r)
+    let more = hit + 1
+    let s = roll d6
+    return more + (if s = 6 then 10 else 0)
+"""
+
+
+def test_a_run_goes_on_through_calm_statements(make_rulebook) -> None:  # type: ignore[no-untyped-def]
+    """After the first roll the two lets only compute: the run goes on through them, and
+    the situation before the second roll keeps `more` (two values), not `r` (six)."""
+    checked = load(str(make_rulebook(CALM_BOOK)))
+    code = blocks(program_for(checked), checked.book.procedures["twice"])
+    order = sorted(range(len(code.calm)), key=lambda k: -k)  # blocks are numbered last first
+    assert [code.calm[k] for k in order] == [False, True, True, False, True]
+    dist = exact(checked, ask(checked, "twice"))
+    # the start, and one situation per value of `more` before the second roll
+    assert dist.situations == 3
+    brute: dict[int, Fraction] = {}
+    for r, s in itertools.product(range(1, 7), repeat=2):
+        value = (1 if r >= 4 else 0) + 1 + (10 if s == 6 else 0)
+        brute[value] = brute.get(value, Fraction(0)) + Fraction(1, 36)
     assert {o.value: o.p for o in dist.outcomes} == brute
 
 

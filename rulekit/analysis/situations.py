@@ -439,33 +439,41 @@ class _Runner:
         finally:
             self._note_provisional()
         answered, callers = self._answered(), tuple(self.callers)
+        # (taken before the runs below, which restore copies of them)
+        state, entities, inputs, base = i.state, i.entity_count, self.inputs, i.locals
+        program = s.program or self.program
         out: list[tuple[Fraction, Any]] = []
         for _, value, count in dist.items:
-            local = dict(i.locals)
+            local = dict(base)
             if lift.kind == "let":
                 local[lift.name] = value
                 block = lift.after
             else:  # the way a branch takes
                 block = lift.targets[value]
             after = Situation(
-                block,
-                local,
-                i.state,
-                i.entity_count,
-                self.inputs,
-                answered,
-                program=s.program,
-                callers=callers,
+                block, local, state, entities, inputs, answered, program=s.program, callers=callers
             )
-            out.append((Fraction(count, dist.den), after))
+            where: Any = after
+            if block >= 0 and program.calm[block] and block not in program.lifts:
+                # on through the calm blocks after it, as after a throw (_run)
+                self.runs += 1
+                dice = SituationDice([], self.full)
+                went = self._run(after, dice, after_a_throw=True)
+                if not dice.choices:  # (a calm block throws nothing: else stop at `after`)
+                    where = went
+            out.append((Fraction(count, dist.den), where))
         return out
 
-    def _run(self, s: Situation, dice: SituationDice, stop_after: int = 0) -> Any:
-        """Run from ``s`` to the first block boundary after a throw (or after ``stop_after``
-        blocks); the situation there, or the outcome when the procedure ends. ``quiet`` is
-        then the number of blocks run before the one that threw."""
+    def _run(
+        self, s: Situation, dice: SituationDice, stop_after: int = 0, after_a_throw: bool = False
+    ) -> Any:
+        """Run from ``s`` until, after a throw (or from the start, ``after_a_throw``), a
+        block that is not calm (it may throw, draw or decide), or a lifted block, or
+        ``stop_after`` blocks; the situation there, or the outcome when the procedure ends.
+        ``quiet`` is then the number of blocks run before the one that first threw."""
         self._restore(s)
         self.quiet = ran = 0
+        thrown = 0 if after_a_throw else -1  # the blocks run before the one that first threw
         i = self.interp
         i.dice = self.defaults.dice = dice
         program = s.program or self.program
@@ -501,9 +509,15 @@ class _Runner:
                         program, went = caller.program, caller.after
                     assert isinstance(went, int)
                     block = went
-                if dice.choices or (self.lifting and block in program.lifts) or ran == stop_after:
-                    if dice.choices:
-                        self.quiet = ran - 1
+                lifted = self.lifting and block in program.lifts
+                if dice.choices and thrown < 0:
+                    thrown = self.quiet = ran - 1
+                    # after a throw the run goes on through calm blocks: a situation is
+                    # taken just before the next throw, draw or decision. What they compute
+                    # depends only on the situation and the dice, so stopping later never
+                    # tells more situations apart, and a die already read (a roll only
+                    # compared) no longer does
+                if (thrown >= 0 and not program.calm[block]) or lifted or ran == stop_after:
                     return Situation(
                         block,
                         i.locals,

@@ -91,6 +91,9 @@ class Blocks:
     source: str
     reached: frozenset[str]  # every name the procedure and what it calls may mention
     lifts: dict[int, Lift]  # the blocks whose value may be worked out as a distribution
+    # the blocks that throw no dice, draw nothing and ask nothing (their own statement or
+    # test, with what it calls): a run goes on through them after a throw
+    calm: tuple[bool, ...] = ()
 
 
 def blocks(comp: Program, decl: n.ProcedureDecl) -> Blocks:
@@ -113,6 +116,7 @@ class _Builder:
         self.live: dict[int, frozenset[str]] = {}
         self.spans: dict[int, n.Span | None] = {}
         self.lifts: dict[int, Lift] = {}
+        self.calm: dict[int, bool] = {}
         self.names = self.gen.local  # only these can be locals
         # `x = v` writes a local x if there is one, else the state variable x: whether x is
         # a local then matters, so such an x stays alive
@@ -132,7 +136,10 @@ class _Builder:
         spans = tuple(self.spans[k] for k in range(self.count))
         decl = self.decl
         reached = names_reached(self.comp.book, self.comp.tables, [*decl.body, *decl.params])
-        return Blocks(decl.name, entry, run, live, spans, source, frozenset(reached), self.lifts)
+        calm = tuple(self.calm.get(k, False) for k in range(self.count))
+        return Blocks(
+            decl.name, entry, run, live, spans, source, frozenset(reached), self.lifts, calm
+        )
 
     def _open(self, span: n.Span | None, live: frozenset[str]) -> int:
         k = self.count
@@ -182,12 +189,14 @@ class _Builder:
             # of its own then returns
             kept = f"#ret{self.count}"
             back = self._open(s.span, frozenset({kept}))
+            self.calm[back] = True
             self.w.line(f"return (L[{kept!r}],)")
             return self._call(s, call, back, frozenset({kept}), inherited, rule, kept)
         if call is not None:
             return self._call(s, call, after, live_after, inherited, rule)
         live = self._live_before(s, live_after)
         k = self._open(s.span, live)
+        self.calm[k] = self._calm(s)
         self.gen.statement(s, inherited, rule)
         self.w.line(f"return {after}")
         ref = getattr(s, "ref", None) or inherited or rule
@@ -215,6 +224,7 @@ class _Builder:
         for b, (_, body_live) in zip(s.branches, targets, strict=True):
             live = live | body_live | self._reads(b.cond)
         k = self._open(s.span, live)
+        self.calm[k] = self._calm(*(b.cond for b in s.branches))
         w, gen = self.w, self.gen
         w.line("i.steps += 1")
         w.line(f"if i.steps > i.max_steps: raise i.over_budget({w.const(s.span)})")
@@ -256,6 +266,7 @@ class _Builder:
             live = grown
         body = self.sequence(s.body, k, live, s.ref or inherited, rule)
         self.live[k], self.spans[k] = live, s.span
+        self.calm[k] = self._calm(s.cond)
         w, gen = self.w, self.gen
         w.level, w.span = 0, s.span
         w.line(f"def b{k}(i):")
@@ -269,6 +280,12 @@ class _Builder:
             way = n.IfExpr(s.cond, n.Num(0), n.Num(1))
             self.lifts[k] = Lift("branch", way, s.ref or inherited or rule, targets=(body, after))
         return k, live
+
+    def _calm(self, *nodes: Any) -> bool:
+        """Whether running ``nodes`` (a statement, a test, a call's arguments) throws no
+        dice, draws nothing and asks nothing, following calls."""
+        book, tables = self.comp.book, self.comp.tables
+        return not any(throws(book, tables, node) for node in nodes)
 
     def _liftable(self, value: n.Expr) -> bool:
         """Whether ``value`` throws dice and can only compute (a Lift)."""
@@ -295,6 +312,7 @@ class _Builder:
         live = self._live_before(s, live_after) | {items, at}  # a safe over-estimate
         body = self.sequence(s.body, head, live, s.ref or inherited, rule)
         self.live[head], self.spans[head] = live, s.span
+        self.calm[head] = True
         w = self.w
         w.level, w.span = 0, s.span
         w.line(f"def b{head}(i):")
@@ -307,6 +325,7 @@ class _Builder:
         w.line(f"    return {body}")
         w.line(f"return {after}")
         start = self._open(s.span, self._live_before(s, live_after))
+        self.calm[start] = self._calm(s.iterable)
         gen = self.gen
         gen._step(s.span, s.ref or inherited or rule)
         source = gen.expr(s.iterable)
@@ -346,6 +365,8 @@ class _Builder:
         live = self._live_before(s, live_after)
         args = gen._bind(e, decl.params)  # source only: nothing is written yet
         k = self._open(s.span, live)
+        # the call's arguments: the procedure's own blocks say whether they are calm
+        self.calm[k] = args is not None and self._calm(*e.args)
         if args is None:  # not bound by generated code: the statement as it is, whole
             gen.statement(s, inherited, rule)
             w.line(f"return {after}")

@@ -265,6 +265,10 @@ def parts(value: Any) -> list[Any]:
     return found
 
 
+# the types clone copies: mutable, or able to hold something mutable
+_HOLDERS = frozenset({Entity, tuple, list, dict, RecordValue, Followed})
+
+
 def clone(value: Any, memo: dict[int, Any]) -> Any:
     """A copy sharing nothing mutable with ``value``: pieces copied once each, so that two
     references to one piece stay two references to one copy."""
@@ -275,15 +279,25 @@ def clone(value: Any, memo: dict[int, Any]) -> Any:
         copy = memo.get(id(value))
         if copy is None:
             copy = memo[id(value)] = Entity(value.kind, {}, value.label)
-            copy.attrs.update({k: clone(v, memo) for k, v in value.attrs.items()})
+            # (the type test inlined: most fields are plain, and a call each is the cost)
+            copy.attrs.update(
+                {
+                    k: v if type(v) not in _HOLDERS else clone(v, memo)
+                    for k, v in value.attrs.items()
+                }
+            )
         return copy
     if t is tuple:
-        return tuple(clone(v, memo) for v in value)
+        copied = [clone(v, memo) for v in value]
+        # a tuple of values that are not copied is shared, as they are (a tuple is frozen)
+        return value if all(c is v for c, v in zip(copied, value, strict=True)) else tuple(copied)
     if t is list:
-        return [clone(v, memo) for v in value]
+        return [v if type(v) not in _HOLDERS else clone(v, memo) for v in value]
     if t is dict:
-        return {k: clone(v, memo) for k, v in value.items()}
+        return {k: v if type(v) not in _HOLDERS else clone(v, memo) for k, v in value.items()}
     if t is RecordValue:
+        if all(type(v) not in _HOLDERS for _, v in value.fields):
+            return value  # frozen, and holds nothing mutable: shared (a chart row)
         return RecordValue(value.type, tuple((k, clone(v, memo)) for k, v in value.fields))
     if t is Followed:
         return Followed(clone(value.value, memo), clone(value.then, memo))
