@@ -359,40 +359,40 @@ def _spread_sinks(fired: int, at_range: int) -> Fraction:
 
 
 def test_gato_leader_range_and_torpedoes_over_a_combat_resolution_phase() -> None:
-    """USS Salmon, submerged, three Ready Torpedoes, the Syoei Maru three Areas away (README):
+    """USS Salmon, submerged, two Ready Torpedoes, the Syoei Maru three Areas away (README):
     a whole Combat Resolution Phase advised, moving, Lag Movement and the spread. Every
     worth is the chance a spread sinks her at the range it is fired from, worked out from
     the texts (_spread_sinks). Best: move in one Area to range 2 but away from the Convoy
     Wake, then use Speed 0 in Lag Movement, so that the Merchant's Speed carries her two
-    Areas on, to range 0; all three torpedoes."""
+    Areas on, to range 0; both torpedoes."""
     given = str(EXAMPLES / "gato_leader" / "one_target_approach.toml")
     data = _advise(str(RULEBOOKS / "gato_leader"), "combat_resolution_phase", "--given",
                    given, "--decide", "surfaced=no", "--decide", "zone=Medium Range",
                    "--maximize", "count(s for s in display if s.sunk)")  # fmt: skip
-    assert Fraction(data["best"]["exact"]) == _spread_sinks(3, 0) == Fraction(2193, 5000)
-    assert Fraction(data["by_default"]["exact"]) == _spread_sinks(3, 2)
+    assert Fraction(data["best"]["exact"]) == _spread_sinks(2, 0) == Fraction(63, 200)
+    assert Fraction(data["by_default"]["exact"]) == _spread_sinks(2, 2)
     exit_, areas, to_wake, moved, speed, lag, reload, torpedoes = data["decisions"]
     assert [d["name"] for d in (exit_, moved, lag)] == ["exit", "new_range", "new_range"]
 
     def worth(d: dict[str, Any]) -> dict[str, Fraction]:
         return {o["option"]: Fraction(o["value"]["exact"]) for o in d["options"]}
 
-    best = _spread_sinks(3, 0)
+    best = _spread_sinks(2, 0)
     assert worth(exit_) == {"no": best, "yes": 0}
     # staying put, Lag Movement brings her to range 2 (the default keeps the range then)
-    assert worth(areas) == {"0": _spread_sinks(3, 2), "1": best}
+    assert worth(areas) == {"0": _spread_sinks(2, 2), "1": best}
     # 0 Areas from the Convoy Wake, Lag Movement carries her off the display
-    assert worth(to_wake) == {"0": 0, "1": _spread_sinks(3, 1), "2": best}
-    assert worth(moved) == {str(r): _spread_sinks(3, r - 2) for r in (2, 3, 4)}
-    assert worth(speed) == {"0": best, "1": _spread_sinks(3, 1)}
+    assert worth(to_wake) == {"0": 0, "1": _spread_sinks(2, 1), "2": best}
+    assert worth(moved) == {str(r): _spread_sinks(2, r - 2) for r in (2, 3, 4)}
+    assert worth(speed) == {"0": best, "1": _spread_sinks(2, 1)}
     assert (speed["best"], speed["default"]) == ("0", "1")
     # range 4 is out of torpedo range (3 Areas)
-    assert worth(lag) == {**{str(r): _spread_sinks(3, r) for r in range(4)}, "4": 0}
+    assert worth(lag) == {**{str(r): _spread_sinks(2, r) for r in range(4)}, "4": 0}
     assert (lag["best"], lag["default"]) == ("0", "2")
     assert worth(reload) == {"no": best, "yes": 0}
-    assert worth(torpedoes) == {str(k): _spread_sinks(k, 0) for k in range(4)}
+    assert worth(torpedoes) == {str(k): _spread_sinks(k, 0) for k in range(3)}
     assert worth(torpedoes)["1"] == Fraction(7, 25)  # 7/10 run x a d10 of 7-10
-    assert (torpedoes["best"], torpedoes["default"]) == ("3", "3")
+    assert (torpedoes["best"], torpedoes["default"]) == ("2", "2")
 
 
 def test_a_tie_goes_to_the_default(book: Path) -> None:
