@@ -512,11 +512,11 @@ class _Runner:
                 lifted = self.lifting and block in program.lifts
                 if dice.choices and thrown < 0:
                     thrown = self.quiet = ran - 1
-                    # after a throw the run goes on through calm blocks: a situation is
-                    # taken just before the next throw, draw or decision. What they compute
-                    # depends only on the situation and the dice, so stopping later never
-                    # tells more situations apart, and a die already read (a roll only
-                    # compared) no longer does
+                # after a throw the run goes on through calm blocks: a situation is taken
+                # just before the next throw, draw or decision. What they compute depends
+                # only on the situation and the dice, so stopping later never tells more
+                # situations apart, and a die already read (a roll only compared) no longer
+                # does
                 if (thrown >= 0 and not program.calm[block]) or lifted or ran == stop_after:
                     return Situation(
                         block,

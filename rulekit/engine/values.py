@@ -265,7 +265,8 @@ def parts(value: Any) -> list[Any]:
     return found
 
 
-# the types clone copies: mutable, or able to hold something mutable
+# the types clone copies: mutable, or able to hold something mutable (a chart row of
+# plain values is shared as it is)
 _HOLDERS = frozenset({Entity, tuple, list, dict, RecordValue, Followed})
 
 
@@ -279,22 +280,16 @@ def clone(value: Any, memo: dict[int, Any]) -> Any:
         copy = memo.get(id(value))
         if copy is None:
             copy = memo[id(value)] = Entity(value.kind, {}, value.label)
-            # (the type test inlined: most fields are plain, and a call each is the cost)
-            copy.attrs.update(
-                {
-                    k: v if type(v) not in _HOLDERS else clone(v, memo)
-                    for k, v in value.attrs.items()
-                }
-            )
+            copy.attrs.update({k: clone(v, memo) for k, v in value.attrs.items()})
         return copy
     if t is tuple:
         copied = [clone(v, memo) for v in value]
         # a tuple of values that are not copied is shared, as they are (a tuple is frozen)
         return value if all(c is v for c, v in zip(copied, value, strict=True)) else tuple(copied)
     if t is list:
-        return [v if type(v) not in _HOLDERS else clone(v, memo) for v in value]
+        return [clone(v, memo) for v in value]
     if t is dict:
-        return {k: v if type(v) not in _HOLDERS else clone(v, memo) for k, v in value.items()}
+        return {k: clone(v, memo) for k, v in value.items()}
     if t is RecordValue:
         if all(type(v) not in _HOLDERS for _, v in value.fields):
             return value  # frozen, and holds nothing mutable: shared (a chart row)
