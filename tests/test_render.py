@@ -205,7 +205,7 @@ def test_unknown_table_is_an_error_not_a_traceback(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "no table named or numbered 'ultr'" in result.stderr
     assert "did you mean 'ultra'" in result.stderr
-    assert run_cli("render", RULEBOOKS / "silent_war", "--format", "pdf").exit_code == 2
+    assert run_cli("render", RULEBOOKS / "silent_war", "--format", "docx").exit_code == 2
 
 
 @pytest.mark.parametrize("book", BOOKS)

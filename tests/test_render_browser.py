@@ -170,7 +170,10 @@ def test_printed_pages_never_split_a_card(
             if other != card and any(first < page < last for page in at["begin"] + at["end"])
         ]
         assert inside == [], f"cards {inside} printed inside paged card {card}"
-    assert len(reader.pages) > 1  # the footer is on every page, the charts on several
+    # the footer and page number print in every page's margin (a fixed footer printed
+    # over the first card of each page after the first)
+    for number, page in enumerate(reader.pages, 1):
+        assert f"page {number} of {len(reader.pages)}" in (page.extract_text() or "")
 
 
 def _distinct_bytes(png: bytes) -> int:

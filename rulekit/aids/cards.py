@@ -37,10 +37,15 @@ PAGE_LINES = 72
 
 @define
 class Segment:
-    """A piece of a cell's text, linked to another card when it names that table."""
+    """A piece of a cell's text, linked to another card when it names that table.
+
+    ``kind`` is ``label`` for the name of a record's field (printed small before its value)
+    and ``break`` for the line break between the records of a list: a cell holding three
+    boats' arrivals prints three lines, not one run of tuples."""
 
     text: str
     href: str | None = None
+    kind: str | None = None
 
 
 @define
@@ -251,18 +256,42 @@ class _CardBuilder:
     def anchor(self) -> str:
         return anchor_of(self.decl.name)
 
-    def words(self, cell: n.Cell | None) -> tuple[list[Segment], bool]:
-        """A cell's printed words and whether it holds a value the source does not print."""
+    def words(
+        self, cell: n.Cell | None, held: n.TypeExpr | None = None
+    ) -> tuple[list[Segment], bool]:
+        """A cell's printed words and whether it holds a value the source does not print.
+
+        ``held`` is the type the cell holds, where the card knows it (a table's result): a
+        record prints as labelled fields, a list of records one record a line, an enum
+        member in words (``task_force_only`` -> ``task force only``)."""
         if cell is None:
             return [Segment("")], False
         if isinstance(cell, n.CellText):
+            if self.enum_of(held) is not None:
+                return [Segment(_spoken_name(cell.text))], False
             return self.segments(cell.text), False
         segs: list[Segment]
         if isinstance(cell, n.CellProvisional):
-            segs, _ = self.words(cell.value)
+            segs, _ = self.words(cell.value, held)
             return segs, True
         if isinstance(cell, n.CellDerived):  # the publisher's value, read off an example
-            return self.words(cell.value)
+            return self.words(cell.value, held)
+        record = self.record_of(held)
+        if isinstance(cell, n.CellTuple) and record is not None:
+            return self.record_words(cell, record)
+        if isinstance(held, n.ListType) and not isinstance(cell, n.CellList):
+            return self.words(cell, held.item)  # a list of one, written without brackets
+        if (
+            isinstance(cell, n.CellList)
+            and isinstance(held, n.ListType)
+            and self.record_of(held.item) is not None
+        ):
+            segs, marked = [], False
+            for i, item in enumerate(cell.items):
+                inner, mark = self.words(item, held.item)
+                segs += ([Segment("\n", kind="break")] if i else []) + inner
+                marked = marked or mark
+            return segs, marked
         if isinstance(cell, (n.CellList, n.CellTuple)):
             segs = [Segment("(")] if isinstance(cell, n.CellTuple) else []
             marked = False
@@ -287,6 +316,43 @@ class _CardBuilder:
         segs, marked = self.words(cell.value) if cell.value is not None else ([], False)
         return [*segs, Segment(" ⇒ "), *self.action(cell.call)], marked
 
+    def record_of(self, held: n.TypeExpr | None) -> n.RecordDecl | None:
+        if isinstance(held, n.TypeName):
+            return self.book.records.get(held.name)
+        return None
+
+    def record_list(self, held: n.TypeExpr) -> bool:
+        """Whether a box holds a list of records (several arrivals, several events)."""
+        return isinstance(held, n.ListType) and self.record_of(held.item) is not None
+
+    def enum_of(self, held: n.TypeExpr | None) -> n.EnumDecl | None:
+        if isinstance(held, n.UnionType):  # ``war_event_kind or none``
+            found = [self.enum_of(o) for o in held.options]
+            return next((e for e in found if e is not None), None)
+        if isinstance(held, n.TypeName):
+            return self.book.enums.get(held.name)
+        return None
+
+    def record_words(self, cell: n.CellTuple, record: n.RecordDecl) -> tuple[list[Segment], bool]:
+        """A record as a player reads it off a card: its first field as the name, then each
+        other field labelled (``kind`` ``base active``, ``at`` ``Fremantle``); a field that is
+        empty (``—``, ``none``) is left out, since the printed chart leaves that box blank."""
+        segs: list[Segment] = []
+        marked = False
+        for i, (decl, item) in enumerate(zip(record.fields, cell.items, strict=False)):
+            inner, mark = self.words(item, decl.type)
+            marked = marked or mark
+            text = "".join(s.text for s in inner).strip()
+            if i and text in ("", "—", "-", "none"):
+                continue
+            if i:
+                segs.append(Segment(" · " if segs else ""))
+                segs.append(
+                    Segment((decl.title or decl.name.replace("_", " ")) + " ", kind="label")
+                )
+            segs += inner
+        return segs, marked
+
     def action(self, call: n.Call) -> list[Segment]:
         """A follow-up roll: linked to the chart it rolls on when there is one."""
         proc = self.book.procedures.get(call.func)
@@ -294,7 +360,7 @@ class _CardBuilder:
         if target is None and proc is not None and proc.ref is not None:
             target = self.refs.get(proc.ref.text) or self.refs.get(proc.ref.number)
         ref = proc.ref if proc is not None else None
-        label = (proc.title if proc is not None and proc.title else call.func) + (
+        label = (proc.title if proc is not None and proc.title else _spoken_name(call.func)) + (
             f" [{ref.text}]" if ref is not None else ""
         )
         if target is not None and target != self.decl.name:
@@ -302,7 +368,7 @@ class _CardBuilder:
         return [Segment(label)]
 
     def view(self, cell: n.Cell | None, head: bool = False) -> CellView:
-        segs, marked = self.words(cell)
+        segs, marked = self.words(cell, None if head else self.decl.result)
         if head and isinstance(cell, n.CellText):
             segs = [Segment(open_range(cell.text))] if open_range(cell.text) != cell.text else segs
         marked = marked or (self.whole and not head and cell is not None)
@@ -339,6 +405,20 @@ class _CardBuilder:
                 keys = [self.view(i.key, head=True) for i in line.items]
                 values = [self.view(i.value) for i in line.items]
                 blocks.append(Block("strip", keys, [values]))
+                continue
+            if keyed and arity > 1 and self.record_list(decl.result):
+                # boxes that hold lists (a month's arrivals: a dozen boats) read as one row
+                # per box, keys first, instead of a grid of tall narrow columns
+                lead = arity - 1
+                keys = [self.view(i.value, head=True) for i in line.items[:lead]]
+                if not blocks or blocks[-1].kind != "grid":
+                    heads = [CellView([Segment(self.dim_head(d))], head=True) for d in decl.dims]
+                    blocks.append(
+                        Block("grid", [*heads, CellView([Segment("result")], head=True)], [])
+                    )
+                for item in line.items[lead:]:
+                    row = [*keys, self.view(item.key, head=True), self.view(item.value)]
+                    blocks[-1].rows.append(row)
                 continue
             if keyed:  # row keys, then key: value items
                 lead = arity - 1
@@ -442,7 +522,7 @@ class _CardBuilder:
         lines = []
         src = self.book.sources
         for line in mods.lines:
-            value = ("+" if line.sign > 0 else "-") + source_text(src, line.value.span)
+            value = ("+" if line.sign > 0 else "-") + _spoken(line.value, src)
             if line.label:  # the printed words say when (and "each ..." for a per line)
                 cond = line.label
             else:  # no printed words: the condition as the rulebook writes it
@@ -468,6 +548,33 @@ class _CardBuilder:
             clamp=clamp,
             anchor=f"m-{name}",
         )
+
+
+def _spoken_name(name: str) -> str:
+    """An identifier as words: ``task_force_only`` -> ``task force only``."""
+    return name.replace("_", " ")
+
+
+def _spoken(expr: n.Expr, sources: Sources) -> str:
+    """A modifier's value as a player reads it on a card: a number as printed, otherwise
+    the quantity in words (``count(pack)`` -> ``the number of pack``, ``sub.tactical`` ->
+    ``sub's tactical``), never the rulebook's code."""
+    if isinstance(expr, n.Num):
+        return source_text(sources, expr.span)
+    if isinstance(expr, n.Name):
+        return _spoken_name(expr.id)
+    if isinstance(expr, n.Attr):
+        return f"{_spoken(expr.obj, sources)}'s {_spoken_name(expr.name)}"
+    if isinstance(expr, n.Call):
+        args = [_spoken(a.value, sources) for a in expr.args]
+        if expr.func in ("count", "len") and len(args) == 1:
+            return f"the number of {args[0]}"
+        what = _spoken_name(expr.func)
+        return f"{what} ({', '.join(args)})" if args else what
+    if isinstance(expr, n.BinOp) and expr.op in ("+", "-", "*"):
+        word = {"+": "plus", "-": "minus", "*": "times"}[expr.op]
+        return f"{_spoken(expr.left, sources)} {word} {_spoken(expr.right, sources)}"
+    return source_text(sources, expr.span)
 
 
 def anchor_of(table: str) -> str:

@@ -26,10 +26,17 @@ def register(
     @click.option(
         "--format",
         "fmt",
-        type=click.Choice(["html", "markdown"]),
+        type=click.Choice(["html", "markdown", "pdf"]),
         default="html",
         show_default=True,
-        help="One self-contained HTML page, or GitHub Markdown.",
+        help="One self-contained HTML page, GitHub Markdown, or a PDF to print (printed "
+        "from the HTML page by headless Chromium: apt-get install chromium).",
+    )
+    @click.option(
+        "--paper",
+        type=click.Choice(["a4", "letter"], case_sensitive=False),
+        default=None,
+        help="Page size of the PDF (default a4), or of the HTML page when printed.",
     )
     @click.option(
         "-o",
@@ -37,8 +44,9 @@ def register(
         "out_dir",
         default=".",
         show_default=True,
-        metavar="DIR",
-        help="Write the file into this folder.",
+        metavar="DIR_OR_FILE",
+        help="Write into this folder (the file named after the rulebook), or to this file "
+        "when it ends in the format's suffix (.html, .md, .pdf).",
     )
     @click.option(
         "--table",
@@ -49,13 +57,25 @@ def register(
     )
     @reports_errors
     def render_cmd(
-        rulebook: str, options: tuple[str, ...], fmt: str, out_dir: str, tables: tuple[str, ...]
+        rulebook: str,
+        options: tuple[str, ...],
+        fmt: str,
+        paper: str | None,
+        out_dir: str,
+        tables: tuple[str, ...],
     ) -> None:
-        """Player aids: every table as a printable chart card, with its modifiers and notes."""
+        """Player aids: every table as a printable chart card, with its modifiers and notes.
+
+        \b
+        Examples:
+          rulekit render rulebooks/silent_war -o aids/
+          rulekit render rulebooks/silent_war --format pdf --paper letter -o aids/sw.pdf
+          rulekit render rulebooks/gato_leader --format markdown --table 7.1 -o aids/
+        """
         from rulekit.aids.cards import build_deck
         from rulekit.aids.render import write
         from rulekit.book.checker import load
 
         deck = build_deck(load(rulebook, options), list(tables))
-        path = write(deck, fmt, Path(out_dir))
+        path = write(deck, fmt, Path(out_dir), paper.lower() if paper else None)
         _out().print(f"{path}: {len(deck.cards)} chart card(s)", highlight=False)
