@@ -284,6 +284,8 @@ class Book:
                     max_seconds=max_seconds,
                 )
         dist.note = question.target.note
+        dist.title = _title(checked, question.target.kind, question.target.name)
+        dist.inputs = _asked(given, at, decide, of)
         return dist
 
     def play(
@@ -306,6 +308,42 @@ class Book:
             else:
                 game = new_game(checked, scenario, seed, type(policy).__name__, policy)
             return game.play(turns)
+
+
+def _title(checked: Checked, kind: str, name: str) -> str:
+    """A table, procedure or modifier list in the rules' words: ``[14.2] Counterattack Table``."""
+    pools: dict[str, Mapping[str, Any]] = {
+        "table": checked.book.tables,
+        "procedure": checked.book.procedures,
+        "modifiers": checked.book.modifiers,
+    }
+    pool = pools.get(kind, {})
+    decl = pool.get(name)
+    words = getattr(decl, "title", None) or name.replace("_", " ")
+    ref = getattr(decl, "ref", None)
+    return f"[{ref.text}] {words}" if ref is not None else words
+
+
+def _asked(
+    given: str | os.PathLike[str] | Mapping[str, Any] | None,
+    at: Inputs,
+    decide: Inputs,
+    of: str | None,
+) -> list[str]:
+    """The inputs a question was asked with, as the command line gives them."""
+    out: list[str] = []
+    if isinstance(given, str | os.PathLike):
+        out.append(f"given {os.path.basename(os.fspath(given))}")
+    elif given:
+        out.append("given " + ", ".join(f"{k} = {v}" for k, v in given.items()))
+    for prefix, items in (("", at), ("decide ", decide)):
+        pairs = items.items() if isinstance(items, Mapping) else (items or ())
+        for item in pairs:
+            key, value = item if isinstance(item, tuple) else str(item).partition("=")[::2]
+            out.append(f"{prefix}{str(key).strip()} = {str(value).strip()}")
+    if of:
+        out.append(f"of {of}")
+    return out
 
 
 def load(path: str | os.PathLike[str], options: Sequence[str] = ()) -> Book:

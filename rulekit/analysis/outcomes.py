@@ -139,6 +139,10 @@ class Distribution:
     note: str | None = None  # which one ran, when a chart code numbers a table and procedures
     situations: int | None = None  # situations solved (rulekit.analysis.situations)
     unresolved: Fraction = Fraction(0)  # probability left unexplored under a tolerance
+    # the question in the rules' words (``[14.2] Counterattack Table``) and the inputs it was
+    # asked with (``difference = 7``): what a plot's title and a saved result say
+    title: str | None = None
+    inputs: list[str] = field(factory=list)
 
     def how(self) -> str:
         """How it was found, in a few words (the title of a printed or plotted result)."""
@@ -160,6 +164,17 @@ class Distribution:
         return sum(
             (o.p * Fraction(v) for o, v in zip(self.outcomes, values, strict=True)), Fraction(0)
         )
+
+    @property
+    def ordered(self) -> bool:
+        """Whether the results can be "at least" or "at most": all numbers, or members of
+        one enum (the outcomes come sorted in that order)."""
+        values = [unwrap(o.value) for o in self.outcomes]
+        if not values:
+            return False
+        if all(isinstance(v, int | Fraction) and not isinstance(v, bool) for v in values):
+            return True
+        return all(isinstance(v, EnumValue) for v in values) and len({v.enum for v in values}) == 1
 
     def p(self, value: Any) -> Fraction:
         """The probability of a result, given as rulekit shows it (``"Hit"``, ``7``)."""
@@ -183,6 +198,12 @@ class Distribution:
             "situations": self.situations,
             "unresolved": {"p": str(self.unresolved), "float": float(self.unresolved)},
             "provisional_used": self.provisional_used,
+            "question": {
+                "title": self.title or self.what,
+                "inputs": self.inputs,
+                "ordered": self.ordered,
+                "how": self.how(),
+            },
         }
 
 

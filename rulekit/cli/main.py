@@ -535,7 +535,7 @@ def diff_cmd(
             behaviour = compare_behaviour(before, after, changes, wanted, seed, list(at), max_steps)
     differs = bool(changes) or any(c.differs for c in behaviour.comparisons)
     if target is not None:
-        plot_comparisons(before, after, behaviour, target)
+        plot_comparisons(before, after, behaviour, target, [*at, *(f"decide {d}" for d in decide)])
     if as_json:
         _emit_json(diff_json(before, after, changes, behaviour, differs))
     else:
@@ -774,6 +774,10 @@ main.add_command(procedures_cmd)
 from rulekit.cli.render_cmd import register as register_render  # noqa: E402
 
 register_render(main, option_switches, reports_errors)
+
+from rulekit.cli.plot_cmd import register as register_plot  # noqa: E402
+
+register_plot(main, reports_errors)
 
 from rulekit.cli.compile_cmd import compile_cmd  # noqa: E402
 

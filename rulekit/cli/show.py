@@ -13,7 +13,7 @@ from rich.text import Text
 from rulekit.analysis.behaviour import Behaviour, Comparison
 from rulekit.analysis.diff import Change
 from rulekit.book.checker import Checked
-from rulekit.engine.values import EnumValue, show, unwrap
+from rulekit.engine.values import show
 
 # Output to a file or pipe is not squeezed into 80 columns.
 out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
@@ -267,12 +267,9 @@ def bar(
 
 def ordered_results(outcomes: list[Any]) -> bool:
     """Results that can be "at least" or "at most": all numbers, or members of one enum."""
-    values = [unwrap(o.value) for o in outcomes]
-    if not values:
-        return False
-    if all(isinstance(v, int | Fraction) and not isinstance(v, bool) for v in values):
-        return True
-    return all(isinstance(v, EnumValue) for v in values) and len({v.enum for v in values}) == 1
+    from rulekit.analysis.outcomes import Distribution
+
+    return Distribution("", list(outcomes), 0).ordered
 
 
 def show_json(value: Any) -> str:
