@@ -204,28 +204,31 @@ def test_out_writes_parquet_and_a_resumed_run_skips_finished_shards(
             )
             assert row["group"] == ending_group(game.ended) and row["error"] is None
     # stop in the middle: one shard lost, then the same command again
-    (out / "shard-0000000010-0000000015.json").unlink()
+    (out / "_meta" / "shard-0000000010-0000000015.json").unlink()
     played.clear()
     resumed: list[int] = []
     again = simulate(
         coin, None, 20, seed=0, out=str(out), progress=played.append, resumed=resumed.append
     )
-    assert played == [5] and resumed == [5, 5, 5]  # the shard size is the study's
+    # the finished shards are kept as they are; the lost games are cut anew at this run's
+    # own size (20 games on one worker: 2), up to the next finished shard
+    assert played == [2, 2, 1] and resumed == [5, 5, 5]
     assert again.run["resumed_shards"] == 3
     assert games_of(again) == games_of(first)
-    # a longer run of the same study plays only the new seeds
+    assert not (out / "shard-0000000010-0000000015.parquet").exists()  # replaced, not kept
+    # a longer run of the same study plays only the new seeds (27 games: shards of 3)
     played.clear()
     longer = simulate(coin, None, 27, seed=0, out=str(out), progress=played.append)
-    assert played == [5, 2] and games_of(longer) == games_of(simulate(coin, None, 27, seed=0))
+    assert played == [1, 3, 3] and games_of(longer) == games_of(simulate(coin, None, 27, seed=0))
 
 
 def test_out_refuses_a_directory_of_another_study(coin: str, tmp_path: Path) -> None:
     pytest.importorskip("pyarrow")
     simulate(coin, None, 4, seed=0, out=str(tmp_path))
-    with pytest.raises(InputError, match="holds another simulation"):
+    with pytest.raises(InputError, match="holds another study: its policy"):
         simulate(coin, None, 4, seed=0, out=str(tmp_path), policy="random")
     result = run_cli("simulate", coin, "--runs", "4", "--out", tmp_path, "--turns", "1")
-    assert result.exit_code == 1 and "its turns differ" in result.stderr
+    assert result.exit_code == 1 and "its --turns (null -> 1) differ" in result.stderr
 
 
 def test_csv_has_one_row_per_game_in_seed_order(coin: str, tmp_path: Path) -> None:
@@ -369,7 +372,7 @@ def test_resuming_behind_many_finished_shards_with_a_csv(coin: str, tmp_path: Pa
     pytest.importorskip("pyarrow")
     out = tmp_path / "study"
     simulate(coin, None, 12, seed=0, shard_size=1, out=str(out))
-    (out / "shard-0000000000-0000000001.json").unlink()  # only the first shard is missing
+    (out / "_meta" / "shard-0000000000-0000000001.json").unlink()  # only the first is missing
     path = tmp_path / "games.csv"
     done: list[SimulationResult] = []
 

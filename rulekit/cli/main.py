@@ -779,6 +779,10 @@ from rulekit.cli.plot_cmd import register as register_plot  # noqa: E402
 
 register_plot(main, reports_errors)
 
+from rulekit.cli.report_cmd import register as register_report  # noqa: E402
+
+register_report(main, json_flag, reports_errors)
+
 from rulekit.cli.compile_cmd import compile_cmd  # noqa: E402
 
 main.add_command(compile_cmd)

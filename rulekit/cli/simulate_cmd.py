@@ -41,6 +41,9 @@ def _check_extras(scheduler: str, out_dir: str | None, plot: str | None) -> None
             scheduler_for(scheduler, 1)  # reports the unknown name
         need_distributed()
     if out_dir is not None:
+        from rulekit.play.sim_store import check_out_dir
+
+        check_out_dir(out_dir)
         need_pyarrow()
     if plot is not None:
         from rulekit.play.sim_plots import need_matplotlib
@@ -155,10 +158,12 @@ def print_simulation(result: Any) -> None:
     run = result.run
     rate = run.get("played", 0) / run["seconds"] if run.get("seconds") else 0.0
     resumed = f", {run['resumed_shards']} shard(s) resumed" if run.get("resumed_shards") else ""
+    # a report of a saved study played nothing now: no rate to give
+    how = f" ({rate:.2f} games/s{resumed})" if "seconds" in run else ""
     out.print(
         Text(
             f"{result.runs} games, seeds {first}..{last}: {result.completed} played, "
-            f"{len(result.failed)} failed ({rate:.2f} games/s{resumed})"
+            f"{len(result.failed)} failed{how}"
         )
     )
     endings = Table(title="endings (95% confidence intervals)", title_justify="left")

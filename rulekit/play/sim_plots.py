@@ -6,7 +6,6 @@ the simulation's exact histograms, so a plot of a million games needs no per-gam
 
 from __future__ import annotations
 
-import itertools
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -53,6 +52,8 @@ def plot_simulation(result: SimulationResult, path: str) -> None:
     plt = need_matplotlib(path)
     from matplotlib import ticker
 
+    from rulekit.aids.plots import bin_edges
+
     varying = [s for s in result.stats if s.name not in result.constant]
     categories = [c for c in result.categories if c.name not in result.constant]
     panels = 1 + len(varying) + len(categories)
@@ -80,9 +81,9 @@ def plot_simulation(result: SimulationResult, path: str) -> None:
     for ax, s in zip(cells[1:], varying, strict=False):
         values = [float(v) for v in s.histogram]
         counts = list(s.histogram.values())
-        gaps = [b - a for a, b in itertools.pairwise(values)]
-        width = 0.8 * min(gaps) if gaps else 0.8
-        ax.bar(values, counts, width=width, color="#55a868")
+        # the exact histogram's values weighted by their games, in bins: a bar per value
+        # only for a few whole numbers close together (tonnage has thousands of values)
+        ax.hist(values, bins=bin_edges(values), weights=counts, color="#55a868")
         ax.axvline(s.mean, color="#c44e52", linestyle="--", label=f"mean {s.mean:.2f}")
         ax.set_title(s.name)
         ax.set_ylabel("games")

@@ -1,10 +1,15 @@
-"""What a simulation writes: one Parquet file per shard (``--out DIR``), and a CSV of games.
+"""What a simulation writes: a Parquet dataset (``--out DIR``), and a CSV of games.
 
-Each finished shard leaves ``shard-START-STOP.parquet`` (one row per game) and, written
-last, ``shard-START-STOP.json`` (its compact summary). The JSON file is the mark of a
+``DIR`` is a Parquet dataset as pandas, pyarrow and duckdb read a folder: one file per shard,
+``shard-START-STOP.parquet`` (one row per game), all with one schema, the study's. What is
+not data lives in ``DIR/_meta/`` (a folder whose name starts with ``_``, which Parquet
+readers skip): ``simulation.json`` (what the study is: rulebook and its hash, options,
+scenario, policy, turns, step budget, the columns and their types) and, written last for
+each shard, ``shard-START-STOP.json`` (its compact summary). That JSON file is the mark of a
 finished shard: a run given the same directory again reads it instead of playing the shard,
-so a long study can be stopped and resumed. Files are written under a temporary name and
-renamed, so a run stopped mid-write never leaves half a shard that looks finished.
+so a long study can be stopped and resumed, and ``rulekit report DIR`` summarises it without
+playing. Files are written under a temporary name and renamed, so a run stopped mid-write
+never leaves half a shard that looks finished.
 """
 
 from __future__ import annotations
@@ -12,20 +17,65 @@ from __future__ import annotations
 import csv
 import json
 import os
+from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
 
 from rulekit.errors import InputError, error
 from rulekit.play.sim_summary import Partial, category, is_number
 
+META = "_meta"
 MANIFEST = "simulation.json"
 FIXED_COLUMNS = ["seed", "turns", "ending", "group", "error"]
+# The Parquet type of each fixed column; a reported value's comes from its declaration
+FIXED_TYPES = {"seed": "int64", "turns": "int64", "ending": "string", "group": "string"}
+FIXED_TYPES["error"] = "string"
+# What the settings of a study are called when one differs on resuming
+SETTING_WORDS = {
+    "rulebook": "rulebook path",
+    "rulebook_hash": "rulebook's files (their hash)",
+    "options": "options",
+    "scenario": "scenario",
+    "policy": "policy",
+    "turns": "--turns",
+    "max_steps": "--max-steps",
+    "columns": "reported values",
+}
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_bytes(data)
     os.replace(temporary, path)
+
+
+def check_out_dir(directory: str) -> Path:
+    """``--out`` names a folder (the study's dataset): a file, or a name ending in
+    ``.parquet``, is refused before any game is played."""
+    path = Path(directory)
+    if path.suffix.lower() in (".parquet", ".pq"):
+        raise InputError(
+            [
+                error(
+                    f"--out {directory}: a study is a folder of Parquet files (one per shard), "
+                    "not one file",
+                    where="--out",
+                    hint=f"give a folder, e.g. --out {path.with_suffix('')}/ ; "
+                    "pandas.read_parquet(folder) reads it as one table",
+                )
+            ]
+        )
+    if path.exists() and not path.is_dir():
+        raise InputError(
+            [
+                error(
+                    f"--out {directory} exists and is not a folder",
+                    where="--out",
+                    hint="give a new folder, or the folder of the study to resume",
+                )
+            ]
+        )
+    return path
 
 
 def need_pyarrow() -> Any:
@@ -45,83 +95,157 @@ def need_pyarrow() -> Any:
     return pyarrow
 
 
+def shard_name(start: int, stop: int) -> str:
+    return f"shard-{start:010d}-{stop:010d}"
+
+
+def shard_range(name: str) -> tuple[int, int] | None:
+    """``shard-0000000001-0000000101.json`` -> (1, 101); None for any other name."""
+    parts = name.split(".")[0].split("-")
+    if len(parts) != 3 or parts[0] != "shard" or not all(p.isdigit() for p in parts[1:]):
+        return None
+    return int(parts[1]), int(parts[2])
+
+
+def _migrate(directory: Path, meta: Path) -> None:
+    """A study written before ``_meta/`` kept its JSON files beside the Parquet files (so
+    pandas could not read the folder): move them in."""
+    old = directory / MANIFEST
+    if not old.exists():
+        return
+    meta.mkdir(exist_ok=True)
+    for path in directory.glob("shard-*.json"):
+        os.replace(path, meta / path.name)
+    os.replace(old, meta / MANIFEST)
+
+
+def read_manifest(directory: Path) -> dict[str, Any]:
+    """What a study is, from its ``_meta/simulation.json``; a clear error when it is not a
+    study's folder."""
+    meta = directory / META
+    _migrate(directory, meta)
+    path = meta / MANIFEST
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(
+            [
+                error(
+                    f"{directory} holds no simulation (no {META}/{MANIFEST})",
+                    where="DIR",
+                    hint="give the folder a `rulekit simulate ... --out DIR` wrote",
+                )
+            ]
+        ) from None
+    except (OSError, ValueError) as exc:
+        raise InputError([error(f"cannot read {path}: {exc}", where="DIR")]) from None
+    if not isinstance(data, dict):
+        raise InputError([error(f"{path} is not a study's description", where="DIR")])
+    return data
+
+
 class ShardStore:
     """The ``--out`` directory of a simulation."""
 
-    def __init__(
-        self,
-        directory: str,
-        settings: dict[str, Any],
-        columns: list[str],
-        asked_size: int | None,
-        default_size: int,
-    ) -> None:
+    def __init__(self, directory: str, settings: dict[str, Any], types: dict[str, str]) -> None:
         self.pa = need_pyarrow()
-        self.dir = Path(directory)
-        self.columns = columns
+        self.dir = check_out_dir(directory)
+        self.meta = self.dir / META
+        self.types = types
+        self.columns = list(types)
         self.dir.mkdir(parents=True, exist_ok=True)
-        manifest = self.dir / MANIFEST
-        self.shard_size = default_size
+        _migrate(self.dir, self.meta)
+        self.meta.mkdir(exist_ok=True)
+        manifest = self.meta / MANIFEST
+        settings = settings | {"columns": types}
         if manifest.exists():
-            before = json.loads(manifest.read_text(encoding="utf-8"))
-            self.shard_size = int(before.get("shard_size", default_size))
-            settings = settings | {"shard_size": asked_size or self.shard_size}
-            differs = sorted(k for k in settings if before.get(k) != settings[k])
+            before = read_manifest(self.dir)
+            differs = [k for k in SETTING_WORDS if k in settings and before.get(k) != settings[k]]
             if differs:
+                what = ", ".join(
+                    f"{SETTING_WORDS[k]} ({_shown(before.get(k))} -> {_shown(settings[k])})"
+                    for k in differs
+                )
                 raise InputError(
                     [
                         error(
-                            f"{manifest} holds another simulation (its {', '.join(differs)} "
-                            "differ): its shards cannot be resumed by this one",
+                            f"{self.dir} holds another study: its {what} differ, so its "
+                            "shards cannot be resumed by this one",
                             where="--out",
-                            hint="give a new directory, or the same settings as before",
+                            hint="give a new folder, or the same settings as before",
                         )
                     ]
                 )
-        else:
-            settings = settings | {"shard_size": self.shard_size}
-            text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
-            _write_atomically(manifest, text.encode())
+        text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
+        _write_atomically(manifest, text.encode())
 
-    def _name(self, start: int, stop: int) -> str:
-        return f"shard-{start:010d}-{stop:010d}"
+    def finished_ranges(self) -> list[tuple[int, int]]:
+        """The seed ranges of every finished shard (its summary and its rows), in order."""
+        found = []
+        for summary in self.meta.glob("shard-*.json"):
+            at = shard_range(summary.name)
+            if at is not None and (self.dir / (summary.stem + ".parquet")).exists():
+                found.append(at)
+        return sorted(found)
 
     def finished(self, start: int, stop: int) -> Partial | None:
-        summary = self.dir / (self._name(start, stop) + ".json")
-        if not summary.exists() or not summary.with_suffix(".parquet").exists():
+        summary = self.meta / (shard_name(start, stop) + ".json")
+        if not summary.exists() or not (self.dir / (summary.stem + ".parquet")).exists():
             return None
         return Partial.from_json(json.loads(summary.read_text(encoding="utf-8")))
 
     def write(self, start: int, stop: int, partial: Partial, rows: list[dict[str, Any]]) -> None:
-        for stale in self.dir.glob("shard-*"):  # a shorter shard of an earlier, smaller run
-            parts = stale.name.split(".")[0].split("-")
-            if len(parts) == 3 and stale.name.endswith((".json", ".parquet")):
-                a, b = int(parts[1]), int(parts[2])
-                if a < stop and start < b and (a, b) != (start, stop):
-                    stale.unlink()
-        table = self.pa.table({c: _column(self.pa, [r.get(c) for r in rows]) for c in self.columns})
+        for stale in [*self.dir.glob("shard-*"), *self.meta.glob("shard-*")]:
+            at = shard_range(stale.name)  # a shard overlapping this one, of an earlier run
+            if at is not None and at[0] < stop and start < at[1] and at != (start, stop):
+                stale.unlink(missing_ok=True)
+        schema = self.pa.schema([(c, _TYPES[self.types[c]](self.pa)) for c in self.columns])
+        table = self.pa.table(
+            {c: _values(self.types[c], [r.get(c) for r in rows], c) for c in self.columns},
+            schema=schema,
+        )
         sink = self.pa.BufferOutputStream()
         self.pa.parquet.write_table(table, sink)
-        base = self.dir / self._name(start, stop)
-        _write_atomically(base.with_suffix(".parquet"), sink.getvalue().to_pybytes())
+        base = shard_name(start, stop)
+        _write_atomically(self.dir / (base + ".parquet"), sink.getvalue().to_pybytes())
         text = json.dumps(partial.to_json(), ensure_ascii=False)
-        _write_atomically(base.with_suffix(".json"), text.encode())
+        _write_atomically(self.meta / (base + ".json"), text.encode())
 
     def rows(self, start: int, stop: int) -> list[dict[str, Any]]:
-        path = (self.dir / self._name(start, stop)).with_suffix(".parquet")
+        path = self.dir / (shard_name(start, stop) + ".parquet")
         rows: list[dict[str, Any]] = self.pa.parquet.read_table(path).to_pylist()
         return rows
 
 
-def _column(pa: Any, values: list[Any]) -> Any:
-    """A Parquet column: integers, numbers, booleans, or text (lists and records as JSON)."""
-    present = [v for v in values if v is not None]
-    if present and all(isinstance(v, bool) for v in present):
-        return pa.array(values, pa.bool_())
-    if present and all(is_number(v) for v in present):
-        kind = pa.int64() if all(isinstance(v, int) for v in present) else pa.float64()
-        return pa.array(values, kind)
-    return pa.array([None if v is None else category(v) for v in values], pa.string())
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+_TYPES = {
+    "int64": lambda pa: pa.int64(),
+    "float64": lambda pa: pa.float64(),
+    "bool": lambda pa: pa.bool_(),
+    "string": lambda pa: pa.string(),
+}
+
+
+def _values(kind: str, values: list[Any], column: str) -> list[Any]:
+    """A column's values as its declared type: numbers stay numbers in every shard (a shard
+    whose games all failed has only nulls, still typed), anything else is text (lists and
+    records as JSON)."""
+    if kind == "string":
+        return [None if v is None else category(v) for v in values]
+    if kind == "bool":
+        if all(v is None or isinstance(v, bool) for v in values):
+            return values
+    elif kind == "int64":
+        if all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in values):
+            return values
+    elif all(v is None or is_number(v) or isinstance(v, Fraction) for v in values):
+        return [None if v is None else float(v) for v in values]
+    wrong = next(v for v in values if v is not None)
+    raise ValueError(f"column {column} is declared {kind} but a game reported {wrong!r}")
 
 
 class CsvSink:
@@ -142,3 +266,36 @@ def _cell(value: Any) -> str:
     if is_number(value):
         return str(value)
     return category(value)
+
+
+def column_types(checked: Any, names: list[str]) -> dict[str, str]:
+    """Each column's Parquet type, from the rulebook: the fixed columns, then each reported
+    value as its track or state variable is declared (a track is a whole number; ``number``
+    a float; anything else, or a value the rulebook does not declare, text)."""
+    from rulekit.language import nodes as n
+
+    types = dict(FIXED_TYPES)
+    book = checked.book
+    for name in names:
+        if name in types:
+            continue
+        kind = "string"
+        if name in book.tracks:
+            kind = "int64"
+        elif name in book.states and isinstance(book.states[name].type, n.TypeName):
+            kind = {"int": "int64", "number": "float64", "bool": "bool"}.get(
+                book.states[name].type.name, "string"
+            )
+        types[name] = kind
+    return types
+
+
+def write_csv(directory: Path, done: list[tuple[int, int]], stream: IO[str]) -> None:
+    """``report --csv``: one row per game of the study's finished shards, in seed order."""
+    pa = need_pyarrow()
+    columns = list(read_manifest(directory).get("columns", {})) or FIXED_COLUMNS
+    sink = CsvSink(stream, columns)
+    for start, stop in done:
+        sink.write(
+            pa.parquet.read_table(directory / (shard_name(start, stop) + ".parquet")).to_pylist()
+        )

@@ -9,6 +9,7 @@ is the same whatever the shard size, the number of workers and the scheduler.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -17,10 +18,11 @@ from typing import Any
 from attrs import define, field
 
 from rulekit.book.checker import load
+from rulekit.errors import InputError, error
 from rulekit.play.scenario import find_scenario, load_scenario
 from rulekit.play.sim_sched import scheduler_for
 from rulekit.play.sim_shard import Shard, ShardResult
-from rulekit.play.sim_store import FIXED_COLUMNS, CsvSink, ShardStore
+from rulekit.play.sim_store import FIXED_COLUMNS, META, CsvSink, ShardStore, shard_range
 from rulekit.play.sim_summary import (
     Category,
     Failure,
@@ -64,25 +66,51 @@ def default_shard_size(games: int, workers: int) -> int:
     return max(1, min(MAX_SHARD, games // (8 * max(1, workers))))
 
 
-def plan(first: int, games: int, size: int) -> list[tuple[int, int]]:
+def plan(
+    first: int, games: int, size: int, done: list[tuple[int, int]] | None = None
+) -> list[tuple[int, int]]:
     """Seed ranges aligned to multiples of ``size``: a longer run of the same study reuses
-    every full shard a shorter one wrote."""
+    every full shard a shorter one wrote. ``done`` are the shards a study already finished,
+    of whatever size: each that lies inside the games is kept as it is, and only the games
+    between them are cut anew (so a pilot run's small shards, or a run on more workers, do
+    not fix the size of the shards still to play)."""
     stop = first + games
+    kept = sorted((a, b) for a, b in (done or []) if first <= a < b <= stop)
     ranges = []
     start = first
     while start < stop:
+        here = next(((a, b) for a, b in kept if a == start), None)
+        if here is not None:
+            ranges.append(here)
+            start = here[1]
+            continue
         end = min(stop, (start // size + 1) * size)
+        following = [a for a, _ in kept if a > start]
+        if following:
+            end = min(end, following[0])
         ranges.append((start, end))
         start = end
     return ranges
 
 
-def summary_names(rulebook: str, scenario: str | None, options: tuple[str, ...]) -> list[str]:
-    """The values the scenario reports (so the columns are known before any game ends)."""
+def study(
+    rulebook: str, scenario: str | None, options: tuple[str, ...]
+) -> tuple[list[str], dict[str, str], str]:
+    """The values the scenario reports, every column's Parquet type, and a hash of the
+    rulebook's files (what a resumed study must share with the one it resumes)."""
+    import hashlib
+    import json
+
+    from rulekit.play.runner import fingerprint
+    from rulekit.play.sim_store import column_types
+
     checked = load(rulebook, options)
     name = scenario or checked.book.default_scenario or ""
     info = load_scenario(checked, find_scenario(checked, name)).info
-    return info.summary or list(checked.book.tracks)
+    names = info.summary or list(checked.book.tracks)
+    columns = FIXED_COLUMNS + [n for n in names if n not in FIXED_COLUMNS]
+    files = json.dumps(fingerprint(checked), sort_keys=True).encode()
+    return names, column_types(checked, columns), hashlib.sha256(files).hexdigest()[:16]
 
 
 def simulate(
@@ -106,21 +134,23 @@ def simulate(
     """Play ``runs`` games with seeds seed, seed + 1, ...; ``progress`` hears of the games
     each finished shard played, ``resumed`` of those read back from ``out``. ``csv`` is an
     open text stream for one row per game."""
-    names = summary_names(rulebook, scenario, options)
-    columns = FIXED_COLUMNS + [n for n in names if n not in FIXED_COLUMNS]
+    names, types, digest = study(rulebook, scenario, options)
+    columns = list(types)
     settings = {
         "rulebook": str(Path(rulebook)),
+        "rulebook_hash": digest,
         "options": sorted(options),
         "scenario": scenario,
         "policy": policy,
         "turns": turns,
+        "max_steps": max_steps,
+        "names": names,
     }
     size = shard_size or default_shard_size(runs, workers)
     store = None
     if out is not None:
-        store = ShardStore(out, settings, columns, shard_size, size)
-        size = store.shard_size  # a resumed study keeps the shards it started with
-    ranges = plan(seed, runs, size)
+        store = ShardStore(out, settings, types)
+    ranges = plan(seed, runs, size, store.finished_ranges() if store is not None else None)
     sink = CsvSink(csv, columns) if csv is not None else None
     want_rows = store is not None or sink is not None
 
@@ -202,6 +232,47 @@ def simulate(
         runner.close()
     run = {"shards": len(ranges), "shard_size": size, "resumed_shards": skipped}
     return finish(total, names, rulebook, scenario, runs, seed, policy, run)
+
+
+def report(directory: str) -> tuple[SimulationResult, list[tuple[int, int]]]:
+    """The summary of the study in ``directory`` (``simulate --out``) from the shards it
+    finished, without playing a game, and the seed ranges it is missing between them."""
+    from rulekit.play.sim_store import read_manifest
+
+    store_dir = Path(directory)
+    manifest = read_manifest(store_dir)
+    total = Partial()
+    done = []
+    for summary in sorted((store_dir / META).glob("shard-*.json")):
+        shard = shard_range(summary.name)
+        if shard is None or not (store_dir / (summary.stem + ".parquet")).exists():
+            continue
+        try:
+            total.merge(Partial.from_json(json.loads(summary.read_text(encoding="utf-8"))))
+        except (OSError, ValueError, TypeError, KeyError) as exc:
+            raise InputError([error(f"cannot read {summary}: {exc}", where="DIR")]) from None
+        done.append(shard)
+    if not done:
+        raise InputError([error(f"{directory} holds no finished shard yet", where="DIR")])
+    first, last = done[0][0], max(b for _, b in done)
+    missing = []
+    at = first
+    for a, b in done:
+        if a > at:
+            missing.append((at, a))
+        at = max(at, b)
+    names = [str(x) for x in manifest.get("names", [])]
+    result = finish(
+        total,
+        names,
+        str(manifest.get("rulebook", "")),
+        manifest.get("scenario"),
+        last - first,
+        first,
+        str(manifest.get("policy", "default")),
+        {"shards": len(done), "missing": [list(m) for m in missing]},
+    )
+    return result, done
 
 
 def finish(
