@@ -597,7 +597,12 @@ def fmt_cmd(rulebook: str, check_only: bool) -> None:
 )
 @click.option("--save", "save", metavar="FILE", help="Save the game when this run stops.")
 @click.option("--resume", "resume", metavar="FILE", help="Continue a saved game.")
-@click.option("--trace", "trace", metavar="FILE", help="Write every event as JSON lines.")
+@click.option(
+    "--trace",
+    "trace",
+    metavar="FILE",
+    help="Write every event as JSON lines (FILE.jsonl.gz or .zst: compressed).",
+)
 @click.option(
     "--explain",
     "explain",
@@ -688,7 +693,9 @@ def run_cmd(
 
         writable(save, "--save")  # before playing: a game played for nothing is lost
     try:
-        sink = open(trace, "w", encoding="utf-8") if trace else None  # noqa: SIM115 - closed below
+        from rulekit.play.trace_io import open_sink
+
+        sink = open_sink(trace) if trace else None  # .gz/.zst compressed; closed below
     except OSError as exc:
         raise InputError(
             [error(f"cannot write '{trace}': {exc.strerror}", where="--trace")]
@@ -729,10 +736,11 @@ def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
     from rulekit.book.checker import load
     from rulekit.cli.paths import traced_rulebook
     from rulekit.cli.show import out
-    from rulekit.errors import InputError, error, read_text
+    from rulekit.errors import InputError, error
     from rulekit.play.runner import replay
+    from rulekit.play.trace_io import read_trace_text
 
-    first = (read_text(trace, trace, "replay").splitlines() or ["{}"])[0]
+    first = (read_trace_text(trace).splitlines() or ["{}"])[0]
     try:
         header = _json.loads(first)
     except (ValueError, RecursionError):

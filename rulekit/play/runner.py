@@ -33,7 +33,7 @@ from rulekit.engine.policy import (
 from rulekit.engine.runtime import GameState
 from rulekit.engine.trace import Event
 from rulekit.engine.values import to_json
-from rulekit.errors import InputError, error, read_text
+from rulekit.errors import InputError, error
 from rulekit.play.saves import (
     SAVE_FORMAT,
     Decoder,
@@ -483,7 +483,9 @@ class ReplayReport:
 def _read_trace(
     path: str,
 ) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]], dict[str, Any]]:
-    lines = read_text(path, path, "replay").splitlines()
+    from rulekit.play.trace_io import read_trace_text
+
+    lines = read_trace_text(path).splitlines()
     records: list[tuple[int, dict[str, Any]]] = []
     for number, line in enumerate(lines, start=1):
         try:
