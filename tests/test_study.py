@@ -175,3 +175,19 @@ def test_a_study_written_before_meta_is_moved_in(study: tuple[Path, dict], tmp_p
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["runs"] == 12
     assert not list(out.glob("*.json"))
+
+
+def test_two_machines_halves_merged_by_copying_files(tmp_path: Path) -> None:
+    """docs/studies.md: split the seeds between machines, copy the shards into one folder,
+    report: the same summary as the study played in one place."""
+    one, two, whole = tmp_path / "a", tmp_path / "b", tmp_path / "whole"
+    for out, seed in ((one, "0"), (two, "6")):
+        result = run_cli("simulate", SUB, "--runs", "6", "--seed", seed, "--out", out)
+        assert result.exit_code == 0, result.stderr
+    for path in two.rglob("shard-*"):  # machine b's shards into machine a's folder
+        target = one / path.relative_to(two)
+        target.write_bytes(path.read_bytes())
+    merged = json.loads(run_cli("report", one, "--json").stdout)
+    alone = _simulate(whole, runs=12)
+    for key in ("stats", "categories", "endings", "failed", "completed", "runs"):
+        assert merged[key] == alone[key], key

@@ -117,10 +117,15 @@ def need_distributed() -> Any:
     return dask.distributed
 
 
+# How long a run waits for a worker to join an existing scheduler before saying so.
+NO_WORKERS_SECONDS = 30.0
+
+
 class Dask:
     """A Dask cluster: a local one with ``workers`` processes (``--scheduler dask``) or an
-    existing scheduler (``--scheduler tcp://HOST:PORT``) whose workers can read the rulebook
-    at the same path and have rulekit installed."""
+    existing scheduler (``--scheduler tcp://HOST:PORT``) whose workers have rulekit
+    installed; the rulebook's files travel with each shard (:func:`pack_rulebook`), so they
+    need not share the client's folders."""
 
     def __init__(self, address: str | None, workers: int) -> None:
         distributed = need_distributed()
@@ -146,6 +151,21 @@ class Dask:
                             where="--scheduler",
                             hint="start one with `dask scheduler` and workers with "
                             "`dask worker ADDRESS`",
+                        )
+                    ]
+                ) from None
+            try:  # a scheduler without workers would be waited on forever
+                self.client.wait_for_workers(1, timeout=NO_WORKERS_SECONDS)
+            except (TimeoutError, OSError):
+                self.client.close()
+                raise InputError(
+                    [
+                        error(
+                            f"the Dask scheduler at {address} has no workers "
+                            f"(waited {NO_WORKERS_SECONDS:g} s)",
+                            where="--scheduler",
+                            hint="start workers with `dask worker "
+                            f"{address}` (each with rulekit installed)",
                         )
                     ]
                 ) from None

@@ -16,6 +16,90 @@ from rulekit.errors import RulekitError
 from rulekit.play.runner import new_game
 from rulekit.play.sim_summary import NOT_OVER, Failure, Partial, ending_group
 
+# A rulebook sent to remote workers is at most this big: a folder larger than any rulebook
+# (a home directory given by mistake) is refused on the client, not copied to every worker.
+MAX_SHIPPED_FILES = 2_000
+MAX_SHIPPED_BYTES = 20 * 1024 * 1024
+SHIPPED_SUFFIXES = (".rk", ".toml")
+
+
+@define(frozen=True)
+class Shipped:
+    """A rulebook's folder as data: its ``.rk`` and ``.toml`` files by relative path, and
+    the command line's ``RULEBOOK`` relative to that folder (``rulebook.rk``, ``@1.1``)."""
+
+    files: tuple[tuple[str, str], ...]
+    arg: str
+    digest: str
+    shown: str = ""  # the folder as the client named it, for the places errors point at
+
+
+def pack_rulebook(rulebook: str) -> Shipped:
+    """The folder ``rulebook`` lives in, packed to travel with each shard, so workers on
+    other machines (or in other folders) play the client's rulebook, relative path or not."""
+    import hashlib
+    from pathlib import Path
+
+    from rulekit.book.loader import VARIANT_DIRS, resolve_rulebook_path
+    from rulekit.errors import InputError, error
+
+    base, at, variant = rulebook.partition("@")
+    root, entry = resolve_rulebook_path(rulebook)
+    if at:  # DIR@VARIANT: the variant lives in DIR/editions/ and extends DIR
+        root = Path(base).resolve()
+        arg, shown = "@" + variant, base
+    else:
+        shown = base if Path(base).is_dir() else str(Path(base).parent)
+        if root.name in VARIANT_DIRS:  # a variant file named directly extends its parent
+            root = root.parent
+            shown = str(Path(shown).parent)
+        arg = "" if Path(base).is_dir() else str(entry.relative_to(root))
+    files = []
+    size = 0
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in SHIPPED_SUFFIXES or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        size += len(text)
+        files.append((str(path.relative_to(root)), text))
+        if len(files) > MAX_SHIPPED_FILES or size > MAX_SHIPPED_BYTES:
+            raise InputError(
+                [
+                    error(
+                        f"the rulebook's folder {root} is too big to send to the workers",
+                        where="--scheduler",
+                        hint="give the rulebook's own folder, or a path every worker can read",
+                    )
+                ]
+            )
+    digest = hashlib.sha256(repr((files, arg)).encode("utf-8")).hexdigest()[:16]
+    return Shipped(tuple(files), arg, digest, shown)
+
+
+# Where this worker unpacked each shipped rulebook (by digest): a private folder of its own
+# (mkdtemp: mode 0700, a new name), never a shared path another user could plant files in.
+_UNPACKED: dict[str, str] = {}
+
+
+def unpack_rulebook(shipped: Shipped) -> str:
+    """The ``RULEBOOK`` argument of a shipped rulebook, unpacked once per worker."""
+    import tempfile
+    from pathlib import Path
+
+    if shipped.digest not in _UNPACKED:
+        root = Path(tempfile.mkdtemp(prefix="rulekit-rulebook-"))
+        for name, text in shipped.files:
+            target = (root / name).resolve()
+            if not target.is_relative_to(root.resolve()):
+                continue  # a name that would leave the folder: never written
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        _UNPACKED[shipped.digest] = str(root)
+    root_arg = _UNPACKED[shipped.digest]
+    if shipped.arg.startswith("@"):
+        return root_arg + shipped.arg
+    return str(Path(root_arg) / shipped.arg) if shipped.arg else root_arg
+
 
 @define(frozen=True)
 class Shard:
@@ -30,6 +114,9 @@ class Shard:
     stop: int
     rows: bool  # also return one row per game (for --out and --csv)
     max_steps: int | None = None  # each turn's step budget (None: the engine's default)
+    # the rulebook's files, sent with the shard to a cluster whose workers do not share the
+    # client's folders (``--scheduler tcp://``): see :func:`pack_rulebook`
+    shipped: Shipped | None = None
 
     @property
     def games(self) -> int:
@@ -69,7 +156,8 @@ def failure_of(seed: int, exc: Exception) -> Failure:
 def play_shard(shard: Shard) -> ShardResult:
     """Play every seed of the shard; a game that fails is recorded and the others go on."""
     began = time.perf_counter()
-    checked = _checked(shard.rulebook, shard.options)
+    rulebook = unpack_rulebook(shard.shipped) if shard.shipped else shard.rulebook
+    checked = _checked(rulebook, shard.options)
     partial = Partial()
     rows: list[dict[str, Any]] | None = [] if shard.rows else None
     for seed in range(shard.start, shard.stop):
@@ -92,4 +180,24 @@ def play_shard(shard: Shard) -> ShardResult:
             row["group"] = ending_group(ending)
             row.update(result.final)
             rows.append(row)
-    return ShardResult(shard.start, shard.stop, partial, rows, time.perf_counter() - began)
+    done = ShardResult(shard.start, shard.stop, partial, rows, time.perf_counter() - began)
+    return _as_the_client_named_it(done, shard.shipped) if shard.shipped else done
+
+
+def _as_the_client_named_it(result: ShardResult, shipped: Shipped) -> ShardResult:
+    """A failure in a shipped rulebook points at the file as the client named it (``mybook/
+    rulebook.rk:11:5``), not at the worker's private copy: the same result as played there."""
+    unpacked = _UNPACKED[shipped.digest]
+    shown = "" if shipped.shown in ("", ".") else shipped.shown.rstrip("/\\") + "/"
+
+    def moved(text: str) -> str:
+        return text.replace(unpacked + "/", shown)
+
+    for failure in result.partial.failures:
+        failure.location = moved(failure.location)
+        failure.context = moved(failure.context) if failure.context else failure.context
+        failure.message = moved(failure.message)
+    for row in result.rows or []:
+        if isinstance(row.get("error"), str):
+            row["error"] = moved(row["error"])
+    return result

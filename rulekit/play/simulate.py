@@ -21,7 +21,7 @@ from rulekit.book.checker import load
 from rulekit.errors import InputError, error
 from rulekit.play.scenario import find_scenario, load_scenario
 from rulekit.play.sim_sched import scheduler_for
-from rulekit.play.sim_shard import Shard, ShardResult
+from rulekit.play.sim_shard import Shard, ShardResult, pack_rulebook
 from rulekit.play.sim_store import FIXED_COLUMNS, META, CsvSink, ShardStore, shard_range
 from rulekit.play.sim_summary import (
     Category,
@@ -192,6 +192,8 @@ def simulate(
         if progress:
             progress(result.stop - result.start)
 
+    # workers of a remote cluster may not see the client's folders: the rulebook travels
+    shipped = pack_rulebook(rulebook) if scheduler.startswith("tcp://") else None
     if todo:
         runner = scheduler_for(scheduler, workers)
         # Shards in flight plus rows held for the CSV stay under a few per worker. Rows are
@@ -219,6 +221,7 @@ def simulate(
                             *start_stop,
                             want_rows,
                             max_steps,
+                            shipped,
                         )
                     )
                     pending += 1
