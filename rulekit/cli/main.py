@@ -82,7 +82,7 @@ option_switches = click.option(
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="rulekit")
+@click.version_option(package_name="rulekit", prog_name="rulekit")
 def main() -> None:
     """rulekit: wargame rules as data, executed exactly, explained rule by rule.
 
@@ -782,6 +782,14 @@ main.add_command(compile_cmd)
 from rulekit.cli.advise_cmd import advise_cmd  # noqa: E402
 
 main.add_command(advise_cmd)
+
+from rulekit.cli import library_cmd  # noqa: E402
+
+library_cmd.register(main, json_flag, reports_errors)
+
+from rulekit.cli.odds_cmd import odds_cmd  # noqa: E402
+
+main.add_command(odds_cmd)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
