@@ -121,3 +121,29 @@ def test_the_clone_is_where_the_bundled_rulebooks_come_from_in_development() -> 
     from rulekit import bundled
 
     assert bundled.root() in (ROOT, ROOT / "rulekit" / "_bundled")
+
+
+def test_progress_of_turns_only_on_a_terminal_and_not_when_quiet() -> None:
+    import io
+
+    from rich.console import Console
+
+    from rulekit.cli.progress import turns_progress
+
+    piped = Console(file=io.StringIO())
+    with turns_progress(piped, 15, quiet=False) as advance:
+        assert advance is None
+    terminal = Console(file=io.StringIO(), force_terminal=True)
+    with turns_progress(terminal, 15, quiet=True) as advance:
+        assert advance is None
+    with turns_progress(terminal, 3, quiet=False) as advance:
+        assert advance is not None
+        for turn in range(3):
+            advance(turn, [])
+    assert "3/3" in terminal.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_run_prints_no_progress_when_stderr_is_not_a_terminal() -> None:
+    result = run_cli("run", "tutorial", "--seed", "2")
+    assert result.exit_code == 0
+    assert result.stderr == ""

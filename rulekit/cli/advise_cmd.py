@@ -77,7 +77,8 @@ def advise_cmd(
     Examples:
       rulekit advise examples/tutorial fire_phase --at weather=Haze \\
           --maximize "if result = sunk then 1 else 0"
-      rulekit advise RULEBOOK PROCEDURE --minimize "sub.damage" --decide posture=standard
+      rulekit advise rulebooks/silent_war combat_round --decide column=B \\
+          --given examples/silent_war/spearfish_14_15.toml --minimize sub.damage
 
     By situations (the default), runs that reach the same situation are merged, so a
     whole combat is solved, and a loop with decisions in it is solved exactly as a Markov

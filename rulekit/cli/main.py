@@ -444,7 +444,7 @@ def prob_cmd(
 
     \b
     Examples:
-      rulekit prob rulebooks/gato_leader 7.1
+      rulekit prob rulebooks/steel_wolves_like minefield --at crew=Veteran
       rulekit prob examples/battle/rulebook.rk battle --at attacker=10 --at defender=10
       rulekit prob examples/battle/rulebook.rk throws_to_six --tolerance 1e-9
       rulekit prob rulebooks/silent_war combat_round \\
@@ -698,7 +698,13 @@ def run_cmd(
             if sink is not None:
                 sink.write(json.dumps(trace_header(game, rulebook, resume), sort_keys=True) + "\n")
             shown = functools.partial(explain_turn, every=explain == "all")
-            result = game.play(turns, sink, shown if explain and not as_json else None)
+            from rulekit.cli.progress import turns_progress
+
+            left = game.scenario.info.turns - game.turn
+            quiet = as_json or bool(explain) or isinstance(chosen, InteractivePolicy)
+            with turns_progress(err, min(left, turns or left), quiet) as advance:
+                story = shown if explain and not as_json else advance
+                result = game.play(turns, sink, story)
             if sink is not None:
                 write_trace_footer(sink, result)
     finally:
