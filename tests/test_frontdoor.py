@@ -147,3 +147,36 @@ def test_run_prints_no_progress_when_stderr_is_not_a_terminal() -> None:
     result = run_cli("run", "tutorial", "--seed", "2")
     assert result.exit_code == 0
     assert result.stderr == ""
+
+
+def _play(tmp_path: Path, answers: str) -> str:
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "rulekit", "play", "rulebooks/silent_war", "--seed", "3"],
+        input=answers,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "RULEKIT_PLAY_DIR": str(tmp_path)},
+        timeout=300,
+        check=False,
+    )
+    return done.stdout
+
+
+def test_play_help_shows_the_question_filled_in(tmp_path: Path) -> None:
+    printed = _play(tmp_path, "?\n")
+    help_start = printed.index("rule [15.1]: Deployment Transit Movement")
+    assert "  Deploy Tautog from the Ready for Sea Box?" in printed[help_start:]
+    assert "{sub.name}" not in printed
+
+
+def test_play_story_has_no_internal_lines(tmp_path: Path) -> None:
+    printed = _play(tmp_path, "\n" * 60)
+    assert "Combat Phase [14.0]" in printed  # far enough into the turn
+    # a return whose call was folded (book-keeping), or a distance look-up, told alone
+    for internal in ("unit_transit_movement -> ", "base_distance -> "):
+        assert internal not in printed, internal
