@@ -70,7 +70,7 @@ max_steps_option = click.option(
     type=click.IntRange(min=1),
     default=DEFAULT_STEP_BUDGET,
     show_default=True,
-    help="The step budget of a procedure call or turn (time and memory; see README).",
+    help="The step budget of a procedure call or turn (time and memory; see docs/rulebooks.md).",
 )
 option_switches = click.option(
     "--option",
