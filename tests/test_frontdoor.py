@@ -180,3 +180,23 @@ def test_play_story_has_no_internal_lines(tmp_path: Path) -> None:
     # a return whose call was folded (book-keeping), or a distance look-up, told alone
     for internal in ("unit_transit_movement -> ", "base_distance -> "):
         assert internal not in printed, internal
+
+
+def test_a_spinner_while_prob_or_advise_works_only_on_a_terminal() -> None:
+    import io
+
+    from rich.console import Console
+
+    from rulekit.cli.progress import working
+
+    piped = Console(file=io.StringIO())
+    with working(piped, "prob: working out the odds", quiet=False):
+        pass
+    assert piped.file.getvalue() == ""  # type: ignore[attr-defined]
+    terminal = Console(file=io.StringIO(), force_terminal=True)
+    with working(terminal, "prob: working out the odds", quiet=True):
+        pass
+    assert terminal.file.getvalue() == ""  # type: ignore[attr-defined]
+    with working(terminal, "prob: working out the odds", quiet=False):
+        pass
+    assert "prob: working out the odds" in terminal.file.getvalue()  # type: ignore[attr-defined]

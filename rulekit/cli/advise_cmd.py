@@ -98,9 +98,11 @@ def advise_cmd(
         raise click.UsageError("give one of --maximize EXPR or --minimize EXPR")
     goal = maximize if maximize is not None else minimize
     assert goal is not None
+    from rulekit.cli.progress import working
+
     try:
         checked = load(rulebook, list(options))
-        with located_in(checked.book.sources):
+        with located_in(checked.book.sources), working(err, "advise: working it out", as_json):
             question = ask(checked, procedure, given=given, at=at, decide=decide, of=goal)
             answered = {name for name, _ in assignments(decide, "--decide")}
             wanted = f"{'maximize' if maximize else 'minimize'} {goal}"

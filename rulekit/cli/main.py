@@ -452,30 +452,30 @@ def prob_cmd(
     """
     from rulekit.api import load
     from rulekit.cli.plot_cmd import check_plot_target, plot_distribution
-    from rulekit.cli.show import print_distribution
+    from rulekit.cli.progress import working
+    from rulekit.cli.show import err, print_distribution
 
     target = check_plot_target(plot) if plot else None
-    dist = load(rulebook, options).prob(
-        procedure,
-        given=given,
-        at=list(at),
-        decide=list(decide),
-        of=of,
-        max_paths=max_paths,
-        method=method,
-        max_situations=max_situations,
-        tolerance=tolerance,
-        max_seconds=max_seconds,
-        samples=samples,
-        seed=seed,
-        max_steps=max_steps,
-    )
+    with working(err, "prob: working out the odds", as_json):
+        dist = load(rulebook, options).prob(
+            procedure,
+            given=given,
+            at=list(at),
+            decide=list(decide),
+            of=of,
+            max_paths=max_paths,
+            method=method,
+            max_situations=max_situations,
+            tolerance=tolerance,
+            max_seconds=max_seconds,
+            samples=samples,
+            seed=seed,
+            max_steps=max_steps,
+        )
     if target is not None:
         plot_distribution(dist, target)
     if dist.note:
         from rich.text import Text
-
-        from rulekit.cli.show import err
 
         err.print(Text(f"note: {dist.note}"))
     if as_json:

@@ -31,3 +31,19 @@ def turns_progress(
     ) as bar:
         task = bar.add_task("turns", total=total)
         yield lambda _turn, _events: bar.advance(task)
+
+
+@contextmanager
+def working(console: Console, what: str, quiet: bool) -> Iterator[None]:
+    """A spinner with the time taken while a long question is worked out (``prob``,
+    ``advise``: a whole combat can take a minute), on a terminal only."""
+    if quiet or not console.is_terminal:
+        yield
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        SpinnerColumn(), TextColumn(what), TimeElapsedColumn(), console=console, transient=True
+    ) as bar:
+        bar.add_task(what, total=None)
+        yield
