@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import ROOT, run_cli
@@ -95,3 +96,26 @@ def test_the_docs_site_builds_strict(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert (tmp_path / "site" / "index.html").is_file()
+
+
+def _pictures() -> object:
+    spec = importlib.util.spec_from_file_location(
+        "docs_pictures", ROOT / "tools" / "docs_pictures.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_prob_plot_and_its_alt_text_are_made_again_the_same(tmp_path: Path) -> None:
+    # the PNGs (a 200-game simulation, a Chromium screenshot) are compared by
+    # `python tools/docs_pictures.py --check`; the SVG and its words here
+    pictures: Any = _pictures()
+    analysis = (ROOT / "docs" / "analysis.md").read_text(encoding="utf-8")
+    assert pictures.prob_alt_text() in analysis
+    drawn = tmp_path / "prob-counterattack.svg"
+    pytest.importorskip("matplotlib", reason="--plot needs matplotlib: pip install -e '.[plot]'")
+    result = run_cli(*pictures.PROB, "--plot", str(drawn))
+    assert result.exit_code == 0, result.output
+    assert drawn.read_bytes() == (ROOT / "docs" / "prob-counterattack.svg").read_bytes()
