@@ -630,6 +630,7 @@ def run_cmd(
     from rich.text import Text
 
     from rulekit.book.checker import load
+    from rulekit.cli.progress import turns_progress
     from rulekit.cli.show import err, explain_turn, print_run
     from rulekit.engine.policy import InteractivePolicy
     from rulekit.engine.trace import render_event
@@ -698,13 +699,9 @@ def run_cmd(
             if sink is not None:
                 sink.write(json.dumps(trace_header(game, rulebook, resume), sort_keys=True) + "\n")
             shown = functools.partial(explain_turn, every=explain == "all")
-            from rulekit.cli.progress import turns_progress
-
-            left = game.scenario.info.turns - game.turn
             quiet = as_json or bool(explain) or isinstance(chosen, InteractivePolicy)
-            with turns_progress(err, min(left, turns or left), quiet) as advance:
-                story = shown if explain and not as_json else advance
-                result = game.play(turns, sink, story)
+            with turns_progress(err, game.turns_left(turns), quiet) as advance:
+                result = game.play(turns, sink, shown if explain and not as_json else advance)
             if sink is not None:
                 write_trace_footer(sink, result)
     finally:
@@ -789,13 +786,10 @@ from rulekit.cli.advise_cmd import advise_cmd  # noqa: E402
 
 main.add_command(advise_cmd)
 
-from rulekit.cli import library_cmd  # noqa: E402
+from rulekit.cli import library_cmd, odds_cmd  # noqa: E402 - modules of their own
 
 library_cmd.register(main, json_flag, reports_errors)
-
-from rulekit.cli.odds_cmd import odds_cmd  # noqa: E402
-
-main.add_command(odds_cmd)
+main.add_command(odds_cmd.odds_cmd)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
