@@ -111,8 +111,10 @@ def test_the_played_turn_in_the_docs_is_one_stretch_of_what_play_prints(tmp_path
     # the transcript under "From a real game (seed 3, every answer Enter, the default)"
     play = (ROOT / "docs" / "play.md").read_text(encoding="utf-8")
     start = play.index("From a real game (seed 3")
-    block = play[play.index("```\n", start) + 4 : play.index("\n```", start)]
+    body = play.index("```\n", start) + 4
+    block = play[body : play.index("\n```", body)]
     shown = [line.replace(" ⏎", " ").rstrip() for line in block.splitlines()]
+    assert len(shown) > 40 and shown[0].startswith("Combat Phase [14.0]")
     env = {**os.environ, "RULEKIT_PLAY_DIR": str(tmp_path)}
     result = subprocess.run(
         [sys.executable, "-m", "rulekit", "play", "rulebooks/silent_war", "--seed", "3"],

@@ -8,6 +8,7 @@ from run to run is normalised before the comparison (``NORMALISE``: speeds and d
     python tools/docs_examples.py            # check; exit 1 and a diff where one differs
     python tools/docs_examples.py --update   # run every example again and write what it
                                              # prints into the docs, printing the diff
+                                             # (and docs/play.md's `rulekit play` transcript)
 
 (The lead runs ``--update`` after merging a change to the rulebooks' results, reads the diff,
 and commits it; the suite's ``tests/test_docs_examples.py`` runs the check.)
@@ -166,6 +167,54 @@ def update(path: Path, found: dict[int, list[str]]) -> None:
     path.write_text("\n".join(out) + "\n", encoding="utf-8")
 
 
+PLAY_MARK = "From a real game (seed 3, every answer Enter, the default)"
+
+
+def play_transcript() -> str:
+    """The docs/play.md transcript: ``rulekit play`` on Silent War, seed 3, Enter at every
+    prompt, from its first Combat Phase to the first attack's result, each answer shown as
+    the player sees it (``[default] > ⏎``)."""
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "rulekit", "play", "rulebooks/silent_war", "--seed", "3"],
+        input="\n" * 400,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "RULEKIT_PLAY_DIR": tempfile.mkdtemp(prefix="rulekit-docs-play-")},
+        timeout=600,
+        check=False,
+    )
+    lines = done.stdout.splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith("Combat Phase [14.0]"))
+    end = next(k for k in range(start, len(lines)) if re.match(r"^\s*attack -> ", lines[k]))
+    out: list[str] = []
+    for line in lines[start : end + 1]:
+        # without a terminal the answer is not echoed: what follows a prompt is on its line
+        prompt, sep, rest = line.partition("] > ")
+        out.extend([prompt + "] > ⏎", rest] if sep and rest.strip() else [line.rstrip()])
+        if sep and not rest.strip():
+            out[-1] = prompt + "] > ⏎"
+    return "\n".join(out)
+
+
+def update_play(path: Path) -> bool:
+    """Write the play transcript into docs/play.md; whether it changed."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index(PLAY_MARK)
+    body = text.index("```\n", start) + 4
+    end = text.index("\n```", body)
+    new = play_transcript()
+    if text[body:end] == new:
+        return False
+    print("\n".join(difflib.unified_diff(text[body:end].splitlines(), new.splitlines(),
+                                         "docs/play.md (shown)", "rulekit play (printed)",
+                                         lineterm="")))  # fmt: skip
+    path.write_text(text[:body] + new + text[end:], encoding="utf-8")
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--update", action="store_true", help="rewrite the shown outputs")
@@ -188,6 +237,9 @@ def main(argv: list[str] | None = None) -> int:
             found[example.line] = printed if changes else example.shown
         if args.update and found:
             update(path, found)
+    play = ROOT / "docs" / "play.md"
+    if args.update and play in paths and update_play(play):
+        print("docs/play.md: the play transcript rewritten")
     if args.update:
         print(f"{failed} example(s) rewritten" if failed else "every example is up to date")
         return 0
