@@ -66,6 +66,7 @@ def odds_cmd(expression: str, as_json: bool) -> None:
     """
     import json
 
+    import attrs
     from rich.text import Text
 
     from rulekit.api import load
@@ -78,6 +79,7 @@ def odds_cmd(expression: str, as_json: bool) -> None:
         entry.write_text(rulebook_text(expression), encoding="utf-8")
         try:
             dist = load(str(entry)).prob("odds")
+            dist = attrs.evolve(dist, what=f"odds of {expression.strip()}")
         except RulekitError as exc:
             err.print(Text(exc.render(exc.sources).replace(str(entry), "EXPRESSION")))
             raise SystemExit(1) from None
