@@ -156,8 +156,12 @@ def find_target(checked: Checked, text: str, kinds: tuple[str, ...]) -> Target:
 
 
 def load_given(path: str) -> tuple[dict[str, Any], str]:
-    """Read a ``--given`` TOML file; syntax errors point at file:line:col."""
-    return read_toml(path, "--given")
+    """Read a ``--given`` TOML file; syntax errors point at file:line:col. A bundled
+    example named as the docs name it (``examples/...``) is found from any directory."""
+    from rulekit import bundled
+
+    found = bundled.file(path)
+    return read_toml(str(found) if found else path, "--given")
 
 
 def read_toml(path: str, flag: str) -> tuple[dict[str, Any], str]:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
+from rulekit import bundled
 from rulekit.book.rulebook import DECL_KINDS, Rulebook
 from rulekit.book.variants import Overlay, copy_book
 from rulekit.errors import (
@@ -44,7 +45,7 @@ VARIANT_DIRS = ("editions", "variants")
 def variant_file(arg: str) -> Path:
     """``DIR@NAME`` -> the variant file DIR/editions/NAME.rk (or DIR/variants/NAME.rk)."""
     base, name = arg.rsplit("@", 1)
-    root = Path(base)
+    root = bundled.rulebook(base) or Path(base)
     for folder in VARIANT_DIRS:
         path = root / folder / f"{name}.rk"
         if path.is_file():
@@ -61,7 +62,7 @@ def resolve_rulebook_path(arg: str) -> tuple[Path, Path]:
     if "@" in arg:
         entry = variant_file(arg).resolve()
         return entry.parent, entry
-    path = Path(arg)
+    path = bundled.rulebook(arg) or Path(arg)
     if path.is_dir():
         entry = path / ENTRY
         if not entry.is_file():
@@ -77,6 +78,8 @@ def resolve_rulebook_path(arg: str) -> tuple[Path, Path]:
         best = suggest(path.name, [p.name for p in parent.iterdir()])
         if best:
             hint = f"did you mean '{parent / best}'?"
+    if hint is None and "/" not in arg:
+        hint = did_you_mean(arg, list(bundled.rulebooks())) or "`rulekit rulebooks` lists them"
     raise InputError([error(f"no rulebook at '{arg}'", where="RULEBOOK", hint=hint)])
 
 

@@ -77,7 +77,8 @@ def advise_cmd(
     Examples:
       rulekit advise examples/tutorial fire_phase --at weather=Haze \\
           --maximize "if result = sunk then 1 else 0"
-      rulekit advise RULEBOOK PROCEDURE --minimize "sub.damage" --decide posture=standard
+      rulekit advise rulebooks/silent_war combat_round --decide column=B \\
+          --given examples/silent_war/spearfish_14_15.toml --minimize sub.damage
 
     By situations (the default), runs that reach the same situation are merged, so a
     whole combat is solved, and a loop with decisions in it is solved exactly as a Markov
@@ -97,9 +98,11 @@ def advise_cmd(
         raise click.UsageError("give one of --maximize EXPR or --minimize EXPR")
     goal = maximize if maximize is not None else minimize
     assert goal is not None
+    from rulekit.cli.progress import working
+
     try:
         checked = load(rulebook, list(options))
-        with located_in(checked.book.sources):
+        with located_in(checked.book.sources), working(err, "advise: working it out", as_json):
             question = ask(checked, procedure, given=given, at=at, decide=decide, of=goal)
             answered = {name for name, _ in assignments(decide, "--decide")}
             wanted = f"{'maximize' if maximize else 'minimize'} {goal}"

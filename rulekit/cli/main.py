@@ -70,7 +70,7 @@ max_steps_option = click.option(
     type=click.IntRange(min=1),
     default=DEFAULT_STEP_BUDGET,
     show_default=True,
-    help="The step budget of a procedure call or turn (time and memory; see README).",
+    help="The step budget of a procedure call or turn (time and memory; see docs/rulebooks.md).",
 )
 option_switches = click.option(
     "--option",
@@ -82,7 +82,7 @@ option_switches = click.option(
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="rulekit")
+@click.version_option(package_name="rulekit", prog_name="rulekit")
 def main() -> None:
     """rulekit: wargame rules as data, executed exactly, explained rule by rule.
 
@@ -444,7 +444,7 @@ def prob_cmd(
 
     \b
     Examples:
-      rulekit prob rulebooks/gato_leader 7.1
+      rulekit prob rulebooks/steel_wolves_like minefield --at crew=Veteran
       rulekit prob examples/battle/rulebook.rk battle --at attacker=10 --at defender=10
       rulekit prob examples/battle/rulebook.rk throws_to_six --tolerance 1e-9
       rulekit prob rulebooks/silent_war combat_round \\
@@ -452,30 +452,30 @@ def prob_cmd(
     """
     from rulekit.api import load
     from rulekit.cli.plot_cmd import check_plot_target, plot_distribution
-    from rulekit.cli.show import print_distribution
+    from rulekit.cli.progress import working
+    from rulekit.cli.show import err, print_distribution
 
     target = check_plot_target(plot) if plot else None
-    dist = load(rulebook, options).prob(
-        procedure,
-        given=given,
-        at=list(at),
-        decide=list(decide),
-        of=of,
-        max_paths=max_paths,
-        method=method,
-        max_situations=max_situations,
-        tolerance=tolerance,
-        max_seconds=max_seconds,
-        samples=samples,
-        seed=seed,
-        max_steps=max_steps,
-    )
+    with working(err, "prob: working out the odds", as_json):
+        dist = load(rulebook, options).prob(
+            procedure,
+            given=given,
+            at=list(at),
+            decide=list(decide),
+            of=of,
+            max_paths=max_paths,
+            method=method,
+            max_situations=max_situations,
+            tolerance=tolerance,
+            max_seconds=max_seconds,
+            samples=samples,
+            seed=seed,
+            max_steps=max_steps,
+        )
     if target is not None:
         plot_distribution(dist, target)
     if dist.note:
         from rich.text import Text
-
-        from rulekit.cli.show import err
 
         err.print(Text(f"note: {dist.note}"))
     if as_json:
@@ -635,6 +635,7 @@ def run_cmd(
     from rich.text import Text
 
     from rulekit.book.checker import load
+    from rulekit.cli.progress import turns_progress
     from rulekit.cli.show import err, explain_turn, print_run
     from rulekit.engine.policy import InteractivePolicy
     from rulekit.engine.trace import render_event
@@ -705,7 +706,9 @@ def run_cmd(
             if sink is not None:
                 sink.write(json.dumps(trace_header(game, rulebook, resume), sort_keys=True) + "\n")
             shown = functools.partial(explain_turn, every=explain == "all")
-            result = game.play(turns, sink, shown if explain and not as_json else None)
+            quiet = as_json or bool(explain) or isinstance(chosen, InteractivePolicy)
+            with turns_progress(err, game.turns_left(turns), quiet) as advance:
+                result = game.play(turns, sink, shown if explain and not as_json else advance)
             if sink is not None:
                 write_trace_footer(sink, result)
     finally:
@@ -798,6 +801,11 @@ main.add_command(compile_cmd)
 from rulekit.cli.advise_cmd import advise_cmd  # noqa: E402
 
 main.add_command(advise_cmd)
+
+from rulekit.cli import library_cmd, odds_cmd  # noqa: E402 - modules of their own
+
+library_cmd.register(main, json_flag, reports_errors)
+main.add_command(odds_cmd.odds_cmd)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

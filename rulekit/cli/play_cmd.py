@@ -25,7 +25,7 @@ turn_steps_option = click.option(
     "max_steps",
     type=click.IntRange(min=1),
     default=None,
-    help="The step budget of each phase of a turn (time and memory; see README)"
+    help="The step budget of each phase of a turn (time and memory; see docs/rulebooks.md)"
     f"  [default: the scenario's max_steps, else {DEFAULT_STEP_BUDGET}]",
 )
 

@@ -333,7 +333,8 @@ class PlaySession:
             self.write("")
             self.write(f"=== Turn {self.game.turn} (resumed)")
             self._status()
-        for line in story(events[self.shown :], decisions=False):
+        top = min(e.depth for e in events) if events else None  # the turn's phases
+        for line in story(events[self.shown :], decisions=False, top=top):
             self.write(line)
         self.shown = len(events)
 
@@ -413,7 +414,13 @@ class PlaySession:
                 return None
             return default
         if word in ("?", "help"):
-            for line in help_lines(self.checked, interp, request, labels):
+            for line in help_lines(
+                self.checked,
+                interp,
+                request,
+                labels,
+                self.viewer.interpolate if self.viewer else str,
+            ):
                 self.write(line)
             return None
         if word == "status" and not rest:

@@ -204,6 +204,11 @@ class Game:
         state = self.interp.state.values
         return {name: to_json(state[name]) for name in self.summary_names}
 
+    def turns_left(self, turns: int | None = None) -> int:
+        """The turns a ``play(turns)`` would play at most."""
+        left = self.scenario.info.turns - self.turn
+        return left if turns is None else min(left, turns)
+
     def play(
         self,
         turns: int | None = None,

@@ -9,7 +9,7 @@ an error in the rulebook, reported as a line of the view, not as a crash of the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rulekit.book.check_exprs import placeholders
@@ -169,9 +169,14 @@ def default_index(request: DecisionRequest) -> int | None:
 
 
 def help_lines(
-    checked: Checked, interp: Interpreter, request: DecisionRequest, labels: list[str]
+    checked: Checked,
+    interp: Interpreter,
+    request: DecisionRequest,
+    labels: list[str],
+    fill: Callable[[str], str] = str,
 ) -> list[str]:
-    """The rule behind a decision, what its options are, and the commands."""
+    """The rule behind a decision, what its options are, and the commands; ``fill`` puts
+    the values into the question's ``{placeholders}``, as the prompt shows it."""
     frame = interp.frame
     name = frame.name.split(" ")[-1]  # "procedure deploy"
     proc = checked.book.procedures.get(name)
@@ -180,7 +185,7 @@ def help_lines(
     where = f"rule [{rule}]" if rule else "no rule number"
     title = proc.title if proc is not None and proc.title else name
     out.append(f"{where}: {title} (procedure {name}, decision '{request.name}')")
-    out.append(f"  {request.title or request.name}")
+    out.append(f"  {fill(request.title or request.name)}")
     default = default_index(request)
     for k, (label, option) in enumerate(zip(labels, request.options, strict=True), start=1):
         note = _meaning(option)
@@ -199,12 +204,15 @@ def _meaning(option: Any) -> str:
     return ""
 
 
-def story(events: Sequence[Event], every: bool = False, decisions: bool = True) -> list[str]:
+def story(
+    events: Sequence[Event], every: bool = False, decisions: bool = True, top: int | None = None
+) -> list[str]:
     """The story of ``events`` in plain lines: book-keeping folded and conditions left out,
-    unless ``every``."""
+    unless ``every``. ``top`` is the depth of the turn's phases when ``events`` are a stretch
+    of a turn (see :func:`fold`)."""
     if every:
         return [render_event(e) for e in events]
-    shown = fold(events)
+    shown = _with_their_calls(fold(events, top), top)
     if not shown:
         return []
     top = min(e.depth for e in shown)
@@ -217,6 +225,27 @@ def story(events: Sequence[Event], every: bool = False, decisions: bool = True) 
         if line is not None:
             out.append(pad + line)
     return out
+
+
+def _with_their_calls(shown: list[Event], top: int | None) -> list[Event]:
+    """Leave out a return whose call is not in the story (it opened in an earlier stretch and
+    was folded there): ``unit_transit_movement -> 1`` alone says nothing to a player. A
+    phase's one line (a folded call at the phase depth) stays."""
+    if not shown:
+        return shown
+    phases = min(e.depth for e in shown) if top is None else top
+    open_calls: list[int] = []
+    kept: list[Event] = []
+    for e in shown:
+        if isinstance(e, CallEvent):
+            open_calls.append(e.depth)
+        elif isinstance(e, ReturnEvent):
+            if open_calls and open_calls[-1] == e.depth:
+                open_calls.pop()
+            elif e.depth != phases:
+                continue
+        kept.append(e)
+    return kept
 
 
 def _plain(e: Event) -> str | None:

@@ -58,11 +58,15 @@ def _matters(events: Sequence[Event], call_at: int) -> tuple[bool, int]:
     return found, len(events) - 1
 
 
-def fold(events: Sequence[Event]) -> list[Event]:
-    """The events of a turn with book-keeping calls left out (see the module docstring)."""
+def fold(events: Sequence[Event], top: int | None = None) -> list[Event]:
+    """The events of a turn with book-keeping calls left out (see the module docstring).
+
+    ``top`` is the depth of the turn's phases, when ``events`` are only a stretch of the turn
+    (``rulekit play`` tells the story between two decisions): a book-keeping call deeper
+    than that is left out, not shown as a phase's one line."""
     if not events:
         return []
-    top = min(e.depth for e in events)
+    top = min(e.depth for e in events) if top is None else top
     out: list[Event] = []
     i = 0
     while i < len(events):
