@@ -226,6 +226,54 @@ def test_a_patrol_bomber_ends_the_combat_and_the_endurance_check_follows_19_21_3
     assert game.dice_left() == 0
 
 
+# ---- [20.5] a Special Mission Zone against [14.7] and [15.0] ---------------------------------
+
+
+def test_a_boat_in_a_zone_skips_the_endurance_check_and_goes_home_this_turn_20_5(
+    silent_war: Checked,
+) -> None:
+    # [20.5] "Submarines in an SMZ skip the Endurance check [14.7] unless otherwise noted.
+    # These submarines must conduct voluntary RTB movement [15.21] in the Transit Movement
+    # Phase of the current turn." Spearfish searched from the Guadalcanal zone (entered from
+    # the Solomons) this turn: no Endurance roll, then it leaves on a voluntary RTB.
+    game = Game(silent_war, [0] * 8)
+    game.set(war_period="WP2", active_bases=(game.v("base", "Brisbane"),))
+    sub = game.sub_at_sea("Spearfish", "Solomons", smz=game.v("smz", "Guadalcanal"))
+    sub.attrs["section"] = game.v("section", "operating")
+    game.call("endurance_check", sub=sub)
+    assert rolls(game, "14.7") == [] and str(sub.attrs["section"]) == "done"
+    game.call("transit_movement", sub=sub)
+    assert len(calls(game, "voluntary_rtb")) == 1 and sub.attrs["smz"] is None
+    # Brisbane is two OpAreas away (Solomons, Coral Sea, Brisbane), Spearfish's speed 2: home
+    assert str(sub.attrs["base"]) == "Brisbane" and str(sub.attrs["box"]) == "Broom"
+
+
+# ---- [24.55] the Wolfpack Re-Attack roll -----------------------------------------------------
+
+
+def test_each_pack_member_rolls_for_the_reattack_and_a_failed_one_withdraws_24_55(
+    silent_war: Checked,
+) -> None:
+    # [24.55] "Each member of the Wolfpack must successfully roll for Re-Attack. Failure of
+    # this roll results in the submarine withdrawing [14.3] from the current combat phase, but
+    # the submarine is still a member of the Wolfpack. ... If the die roll is < or = to the
+    # tactical rating of the submarine plus any Super Skipper value, it may participate in a
+    # Re-Attack. Damaged submarines have +2 drm to this die roll." Tactical 3 both; Tang
+    # rolls 3 (= 3: re-attacks), Wahoo, damaged, rolls 2 (+2 = 4 > 3: withdraws). The target
+    # cannot be hit and no escort has ASW, so no other die is thrown.
+    game = Game(silent_war, [3, 2], reattack=[True, True])
+    game.set(year=1944, month="Jan", tdc_pool=(0,))
+    tang = game.sub_at_sea("Tang", "East China Sea", wolfpack=1, tactical=3)
+    wahoo = game.sub_at_sea("Wahoo", "East China Sea", wolfpack=1, tactical=3, damage=1)
+    game.set(display=(unit(game, tonnage=4, defense=9, asw=0),))
+    game.call("pack_combat", attackers=(tang, wahoo))
+    assert [r.total for r in rolls(game, "24.55")] == [3, 4]
+    rounds = [(e.args["sub"], e.args["reattack"]) for e in calls(game, "combat_round")]
+    assert rounds == [("Tang", False), ("Wahoo", False), ("Tang", True)]
+    assert wahoo.attrs["wolfpack"] == 1  # "still a member of the Wolfpack"
+    assert game.dice_left() == 0
+
+
 # ---- deviations found in this pass -----------------------------------------------------------
 
 
