@@ -323,3 +323,58 @@ def test_the_war_period_advances_automatically_after_the_last_box_november_1942_
     game.set(year=1942, month="Oct", week=4, war_period="WP1", ships_sunk=80, tonnage_sunk=1000)
     end_turn(game)
     assert str(game.state["war_period"]) == "WP1"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="[7.2 C] with [24.6]: a spotted Wolfpack in a Tropical Storm rolls once and stays "
+    "spotted or not as a whole; weather.rk immediate_weather_effects rolls for each member, "
+    "so a pack can end split (some members spotted, some not)",
+)
+def test_a_spotted_pack_in_a_tropical_storm_rolls_once_for_the_whole_pack_7_2_c_24_6(
+    silent_war: Checked,
+) -> None:
+    # [7.2 C] "For any OpArea containing a Tropical Storm, roll a d10 for each Spotted
+    # submarine. On a roll of 0-7, remove the Spotted Marker. (See also [24.6])." [24.6] "Any
+    # SPOTTED result obtained by a member of a Wolfpack results in all members of that Wolfpack
+    # being spotted. In the Conclude Turn Phase, one die roll is made for the entire pack. If
+    # the result is removal of the spotted marker, markers are removed from all submarines in
+    # the pack. Otherwise, the entire pack remains spotted." One roll, an 8: all stay spotted.
+    game = Game(silent_war, [8, 0, 0])
+    marianas = game.v("area", "Marianas")
+    boats = [
+        game.sub_at_sea(n, "Marianas", wolfpack=1, spotted=True) for n in ("Tang", "Wahoo", "Drum")
+    ]
+    marker = game.interp.call(
+        "storm", {"area": marianas, "level": game.v("storm_level", "Tropical Storm")}
+    )
+    game.set(storms=[marker])
+    game.call("immediate_weather_effects")
+    assert len(rolls(game, "7.2 C")) == 1
+    assert [b.attrs["spotted"] for b in boats] == [True, True, True]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="[15.1] Deployment Transit Movement 'From a Base to an OpArea, OpArea to OpArea or "
+    "Base to Base': movement.rk deploy offers OpAreas only, so no boat may transfer from one "
+    "Base to another",
+)
+def test_a_boat_ready_for_sea_may_transfer_to_another_base_15_1(silent_war: Checked) -> None:
+    # [15.1] "Deployment Transit Movement / From a Base to an OpArea, OpArea to OpArea or Base
+    # to Base / During the Operations Segment a submarine starting in the Ready for Sea Box of
+    # a Base may (player's choice) move any number of OpAreas up to its speed." [15.0]
+    # "Transit Movement is the only way a submarine may move to and from a Base." [24.2]
+    # ("Wolfpacks cannot transfer from Base to Base") names the transfer as a move a single
+    # boat makes. A boat ready at Pearl Harbor, Brisbane active: Brisbane is a destination.
+    game = Game(silent_war, [0] * 6)
+    game.set(active_bases=(game.v("base", "Pearl Harbor"), game.v("base", "Brisbane")))
+    sub = game.call(
+        "start_at_base",
+        name="Tautog",
+        at=game.v("base", "Pearl Harbor"),
+        box=game.v("base_box", "Ready for Sea"),
+    )
+    game.call("deploy", sub=sub)
+    (offer,) = game.events("decision", name="target")
+    assert "Brisbane" in [str(o) for o in offer.options]
