@@ -274,6 +274,76 @@ def test_each_pack_member_rolls_for_the_reattack_and_a_failed_one_withdraws_24_5
     assert game.dice_left() == 0
 
 
+# ---- [14.13]/[14.14] revealing and TDC markers: how many, and where -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("posture", "revealed"), [("cautious", 1), ("standard", 2), ("aggressive", 3)]
+)
+def test_the_units_revealed_are_tactical_by_posture_from_own_or_adjacent_columns_14_13(
+    silent_war: Checked, posture: str, revealed: int
+) -> None:
+    # [14.13] "The player reveals a number of Japanese units on the Combat Display equal to the
+    # Tactical Rating of the submarine (possibly modified by attack posture) ... The ships the
+    # player chooses to reveal must be from either the column the submarine is in or from an
+    # adjacent one." [14.12] Cautious "Reveal one fewer", Aggressive "Reveal one more".
+    # Tactical 2, in column B; four face-down ships in A-C and one in D, never eligible.
+    game = Game(silent_war, [])
+    sub = game.sub_at_sea("Spearfish", "East China Sea", tactical=2)
+    sub.attrs["posture"] = game.v("posture", posture)
+    near = [
+        unit(game, name=f"{c} ship", tonnage=2, revealed=False, column=col(game, c))
+        for c in ("A", "B", "B", "C")
+    ]
+    far = unit(game, name="D ship", tonnage=9, revealed=False, column=col(game, "D"))
+    game.set(display=(*near, far), combatants=(sub,))
+    game.call("reveal_units", sub=sub)
+    assert sum(u.attrs["revealed"] for u in near) == revealed
+    assert far.attrs["revealed"] is False
+    (offer, *_) = game.events("decision", name="to_reveal")
+    assert "D ship" not in [str(o) for o in offer.options]
+
+
+def test_tdc_markers_are_tactical_many_one_per_target_own_or_adjacent_column_14_14(
+    silent_war: Checked,
+) -> None:
+    # [14.14] "The player utilizes the Tactical Rating of the submarine to determine the number
+    # of TDC pieces that are randomly selected from the pool of face down TDC markers. The
+    # player places TDC markers (without examining them), one per target, on any of the
+    # revealed OR face down Japanese ships in the same column containing the submarine or in
+    # an adjacent column." Tactical 2; ships in B (revealed), C (face down) and D: two markers,
+    # on B and C, none on D. dice: the two draws from the pool of three markers (the first).
+    game = Game(silent_war, [1, 1])
+    sub = game.sub_at_sea("Spearfish", "East China Sea", tactical=2)
+    b = unit(game, name="B ship", tonnage=2)
+    c = unit(game, name="C ship", tonnage=2, revealed=False, column=col(game, "C"))
+    d = unit(game, name="D ship", tonnage=9, column=col(game, "D"))
+    game.set(display=(b, c, d), combatants=(sub,), tdc_pool=(-3, 0, 3))
+    game.call("place_tdcs", sub=sub)
+    assert b.attrs["tdc"] is not None and c.attrs["tdc"] is not None
+    assert d.attrs["tdc"] is None
+    assert len(game.state["tdc_pool"]) == 1
+    assert c.attrs["revealed"] is False  # placed "without examining" the face-down ship
+
+
+def test_a_second_combat_event_in_a_round_goes_back_to_the_cup_14_13(silent_war: Checked) -> None:
+    # [14.13] "If a Combat Event marker is revealed, the event is immediately resolved ... If
+    # any additional Combat Event markers are revealed during an attack round, they are
+    # returned to the cup." [19.2] "Only one Event can occur per attack round." Tactical 2,
+    # two chits: the first is rolled for (6, Tonnage Doubled); the second is not.
+    game = Game(silent_war, [6])
+    sub = game.sub_at_sea("Spearfish", "East China Sea", tactical=2)
+    one = unit(game, name="Chit 1", revealed=False, event=True, tonnage=0)
+    two = unit(game, name="Chit 2", revealed=False, event=True, tonnage=0)
+    game.set(display=(one, two), combatants=(sub,))
+    game.call("reveal_units", sub=sub)
+    assert len(rolls(game, "19.2")) == 1 and game.dice_left() == 0
+    assert two not in game.state["display"]
+    assert "a second Combat Event this round is returned to the cup" in [
+        e.text for e in game.events("note")
+    ]
+
+
 # ---- deviations found in this pass -----------------------------------------------------------
 
 
