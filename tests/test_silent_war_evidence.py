@@ -344,6 +344,36 @@ def test_a_second_combat_event_in_a_round_goes_back_to_the_cup_14_13(silent_war:
     ]
 
 
+# ---- [19.21 #1] Surface Gunnery Combat instead of the torpedo attack --------------------------
+
+
+def test_surface_gunnery_spots_the_boat_uses_the_26_35_line_without_the_torpedo_19_21_1(
+    silent_war: Checked,
+) -> None:
+    # [19.21 #1] "Conduct the Combat Phase normally but instead of the attack round perform the
+    # following steps: A. Place a Spotted marker on the submarine. B. Choose any revealed
+    # Japanese merchant/transport piece in the submarine's column and attack it using a die
+    # roll on the 26-35 line of the Attack Results Table ... The value of the Mk-XIV torpedo is
+    # NOT applied to the result. ... When finished, proceed to the Counterattack Round."
+    # The torpedo is at +2; a revealed 4t Maru with ASW 1 in the column; no IJN unit.
+    # dice: the event (1), the gunnery roll (3: No Effect on the provisional line; with the
+    # torpedo's +2 it would be a 5, Damaged), the counterattack (0).
+    from test_silent_war_combat_fidelity import event_in_reveal
+
+    game = event_in_reveal(silent_war, [1, 3, 0])
+    sub = game.state["combatants"][0]
+    assert sub.attrs["spotted"] is True
+    (gun,) = game.events("lookup", table="attack_results")
+    assert gun.keys["tonnage"] == 30  # a line of 26-35
+    (roll,) = rolls(game, "19.21 #1 B")
+    assert roll.total == 3  # no torpedo value
+    maru = next(u for u in game.state["display"] if u.attrs["name"] == "Maru")
+    assert maru.attrs["damaged"] is False
+    assert not calls(game, "place_tdcs") and not calls(game, "attack")
+    assert len(calls(game, "counterattack")) == 1
+    assert game.dice_left() == 0
+
+
 # ---- deviations found in this pass -----------------------------------------------------------
 
 
