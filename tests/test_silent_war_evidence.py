@@ -48,7 +48,7 @@ def spearfish(game: Game) -> Entity:
     return next(s for s in game.state["subs"] if s.attrs["name"] == "Spearfish")
 
 
-# ---- [19.21 #4] Mechanical Troubles against [14.7] the Endurance Check ------------------------
+# ---- [19.21 #4] Mechanical Troubles against [14.7] the Endurance Check -----------------------
 
 
 def test_even_mechanical_troubles_ends_combat_and_skips_the_endurance_roll_19_21_4(
@@ -142,7 +142,7 @@ def test_a_boat_sent_home_by_the_counterattack_is_offered_no_reattack_14_4(
     assert game.dice_left() == 0
 
 
-# ---- [7.21] storm damage against [18.12] a second Damage marker --------------------------------
+# ---- [7.21] storm damage against [18.12] a second Damage marker ------------------------------
 
 
 @pytest.mark.parametrize(("die", "sunk"), [(9, True), (3, False)])
@@ -168,7 +168,7 @@ def test_storm_damage_to_a_damaged_boat_is_a_second_marker_18_12_7_21(
         assert sub.attrs["damage"] == 2 and game.state["subs_lost"] == 0
 
 
-# ---- [13.1] bypass and voluntary RTB against [14.7] ---------------------------------------------
+# ---- [13.1] bypass and voluntary RTB against [14.7] ------------------------------------------
 
 
 def test_a_boat_that_bypasses_and_goes_home_rolls_no_endurance_check_13_1_15_21(
@@ -203,7 +203,7 @@ def test_a_boat_that_bypasses_and_stays_rolls_endurance_at_minus_two_13_1_14_7(
     assert sub.attrs["rtb"] is None and str(sub.attrs["section"]) == "done"
 
 
-# ---- [19.21 #3] Patrol Bomber: "Proceed to the Endurance check" --------------------------------
+# ---- [19.21 #3] Patrol Bomber: "Proceed to the Endurance check" ------------------------------
 
 
 def test_a_patrol_bomber_ends_the_combat_and_the_endurance_check_follows_19_21_3(
@@ -274,7 +274,7 @@ def test_each_pack_member_rolls_for_the_reattack_and_a_failed_one_withdraws_24_5
     assert game.dice_left() == 0
 
 
-# ---- [14.13]/[14.14] revealing and TDC markers: how many, and where -----------------------------
+# ---- [14.13]/[14.14] revealing and TDC markers: how many, and where --------------------------
 
 
 @pytest.mark.parametrize(
@@ -344,7 +344,7 @@ def test_a_second_combat_event_in_a_round_goes_back_to_the_cup_14_13(silent_war:
     ]
 
 
-# ---- [19.21 #1] Surface Gunnery Combat instead of the torpedo attack --------------------------
+# ---- [19.21 #1] Surface Gunnery Combat instead of the torpedo attack -------------------------
 
 
 def test_surface_gunnery_spots_the_boat_uses_the_26_35_line_without_the_torpedo_19_21_1(
@@ -374,6 +374,68 @@ def test_surface_gunnery_spots_the_boat_uses_the_26_35_line_without_the_torpedo_
     assert game.dice_left() == 0
 
 
+# ---- [13.1 A] what a white box leads to, and [14.7] ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("dice", "contact", "endurance"),
+    [([1, 7], "loner", -1), ([1, 3], "none", -1), ([0, 0], "submarine", 0)],
+)
+def test_a_white_box_on_a_row_with_red_rolls_again_for_a_loner_or_a_submarine_13_1_a(
+    silent_war: Checked, dice: list[int], contact: str, endurance: int
+) -> None:
+    # [13.1 A] "If the box is white, and the row has at least one red box, the player rolls a
+    # second die. If the second roll results in a red box, a loner has been contacted." "If the
+    # unmodified initial roll is a zero and the second roll is also a zero, the submarine has
+    # encountered an enemy submarine." "If there is no contact, proceed directly to the
+    # Endurance Check [14.7] with a -1 drm"; [14.7] "-1 drm if the submarine encountered no
+    # enemy contacts or a loner [28.1]". The East China Sea in War Period 2 (the [14.2]
+    # example's three red boxes; the row is provisional): boxes 0-1 white, 7-9 red.
+    game = Game(silent_war, dice)
+    game.set(war_period="WP2")
+    sub = game.sub_at_sea("Spearfish", "East China Sea")
+    sub.attrs["section"] = game.v("section", "operating")
+    row = [
+        str(b)
+        for b in game.call(
+            "area_activity", area=sub.attrs["area"], war_period=game.v("war_period", "WP2")
+        )
+    ]
+    assert row[0] == row[1] == "white" and row[3] != "red" and row[7] == "red"  # the premise
+    game.call("search_and_contact", sub=sub)
+    assert sub.attrs["contact"] == contact
+    assert game.dice_left() == 0
+    assert game.call("endurance_drm", sub=sub) == endurance
+
+
+# ---- [12.0] a Transit Event RTB on a Patrol Move ---------------------------------------------
+
+
+def test_an_rtb_on_a_patrol_move_checks_the_storm_and_ends_in_done_without_search_12_0(
+    silent_war: Checked,
+) -> None:
+    # [12.0] "A roll is made for a Transit Event (see [19.1]). If an RTB result is obtained,
+    # place an involuntary RTB marker [15.22] on it, check for possible storm damage as per
+    # [7.21], and place it in the "Done" section. If not, the submarine may conduct Search &
+    # Contact [13.0]." Sea of Japan -> Empire Pacific (+2 for leaving the Sea of Japan); the
+    # check 9 reaches red; a Tropical Storm is in the Empire Pacific: [7.21] "Transit Events
+    # [19.1] only occur in the OpArea on a d10 roll of 0-3" (0: it occurs); the table's row 9,
+    # column 7: RTB (provisional); the storm damage roll, 0, damages the boat. No search after.
+    game = Game(silent_war, [9, 0, 9, 7, 0], move_to=["Empire Pacific"])
+    empire = game.v("area", "Empire Pacific")
+    marker = game.interp.call(
+        "storm", {"area": empire, "level": game.v("storm_level", "Tropical Storm")}
+    )
+    game.set(storms=[marker])
+    sub = game.sub_at_sea("Spearfish", "Sea of Japan")
+    sub.attrs["section"] = game.v("section", "operating")
+    game.call("patrol_movement", sub=sub)
+    assert str(sub.attrs["rtb"]) == "involuntary" and str(sub.attrs["section"]) == "done"
+    assert [r.natural for r in rolls(game, "7.21")] == [0, 0] and sub.attrs["damage"] == 1
+    game.call("search_and_combat", sub=sub)
+    assert rolls(game, "13.1 A") == [] and game.dice_left() == 0
+
+
 # ---- deviations found in this pass -----------------------------------------------------------
 
 
@@ -401,7 +463,7 @@ def test_points_taken_off_an_event_may_go_to_a_face_down_piece_with_a_tdc_marker
     assert maru.attrs["points"] == sub.attrs["attack"]
 
 
-# ---- [17.1] the worked example: "November, 1942 for example" -----------------------------------
+# ---- [17.1] the worked example: "November, 1942 for example" ---------------------------------
 
 
 def test_the_war_period_advances_automatically_after_the_last_box_november_1942_17_1(
