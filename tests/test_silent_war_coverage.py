@@ -12,7 +12,18 @@ import re
 from collections import Counter
 
 import pytest
-from coverage_doc import CITE, DOC, ROOT, SEED, definitions, normalize, quotes, rows, seed_text
+from coverage_doc import (
+    BOOK,
+    CITE,
+    DOC,
+    ROOT,
+    SEED,
+    definitions,
+    normalize,
+    quotes,
+    rows,
+    seed_text,
+)
 
 STATUSES = ("faithful", "unverified", "deviation", "not applicable")
 # how a row was verified: "new test" (third pass, evidence written from the text in this
@@ -118,6 +129,15 @@ def test_the_rk_lines_cited_are_the_definitions_named() -> None:
                 f"{rule}: {file} `{name}` is at lines {found[0]}-{found[1]}, not {first}-{last}"
                 " (refresh: .venv/bin/python tests/coverage_doc.py --relines)"
             )
+
+
+def test_every_name_a_where_cell_gives_is_in_the_rulebook() -> None:
+    # the names outside a citation (a field, a state's value) must still be the rulebook's
+    words = set(re.findall(r"\w+", "".join(p.read_text() for p in BOOK.glob("*.rk"))))
+    for rule, _, where, *_ in rows():
+        rest = CITE.sub("", where)
+        for name in re.findall(r"`([A-Za-z_]\w*)`", rest):
+            assert name in words, f"{rule}: `{name}` is not in rulebooks/silent_war/"
 
 
 def test_every_row_quotes_the_rules_text() -> None:
