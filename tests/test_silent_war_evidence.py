@@ -436,6 +436,51 @@ def test_an_rtb_on_a_patrol_move_checks_the_storm_and_ends_in_done_without_searc
     assert rolls(game, "13.1 A") == [] and game.dice_left() == 0
 
 
+# ---- [28.14] a loner that is a Combat Event ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("event", "applied"), [(9, False), (7, False), (3, True)])
+def test_a_loners_combat_event_applies_only_on_3_or_4_28_14(
+    silent_war: Checked, event: int, applied: bool
+) -> None:
+    # [28.14] "If the revealed unit is a Combat Event, roll a d10 as per [19.2], but only apply
+    # the event if the result is 3 or 4, treating 0, 1, 2, 5, 6, 7, 8, and 9 as 'no-event.'"
+    # War Period 1: the loner comes from cup A, here one chit. dice: the placement roll (0),
+    # the event roll; for 3 (Patrol Bomber) the crash dive (9 fails with a rating set to 0)
+    # and the Event Aircraft line (0: No Effect).
+    dice = [0, event] + ([9, 0] if applied else [])
+    game = Game(silent_war, dice, reattack=[False])
+    sub = game.sub_at_sea("Spearfish", "East China Sea", contact="loner", crash_dive=0)
+    chit = unit(game, name="Chit", revealed=False, event=True, tonnage=0)
+    game.set(cup_a=(chit,))
+    game.call("loner_combat", sub=sub)
+    assert game.dice_left() == 0
+    assert bool(calls(game, "apply_combat_event")) is applied
+    assert bool(calls(game, "patrol_bomber")) is applied
+    assert not calls(game, "counterattack")  # 7 would be a Counterattack — Combat: no-event
+
+
+# ---- [28.2] a successful Crash Dive against a Diligent Escort ------------------------------------
+
+
+@pytest.mark.parametrize(("dive", "spotted", "damage"), [(0, True, 0), (9, False, 1)])
+def test_a_crash_dive_turns_a_diligent_escorts_result_into_spotted_28_2(
+    silent_war: Checked, dive: int, spotted: bool, damage: int
+) -> None:
+    # [28.2] "If the result is = or < the Crash Dive Rating, the crash dive is successful. Roll
+    # on the Diligent Escort Table (if applicable), but change any result except 'No Effect'
+    # to 'Spotted.'" "If the submarine fails the roll, the occurrence (escort or event) is
+    # resolved normally". Crash Dive rating 3; the Diligent Escort line, 9: Damaged
+    # (provisional). A 0 dives (Spotted instead); a 9 does not (Damaged).
+    game = Game(silent_war, [dive, 9], withdraw_now=[False])
+    sub = game.sub_at_sea("Spearfish", "East China Sea", crash_dive=3)
+    escort = unit(game, name="DE", diligent=True, type="DD", defense=7, asw=3)
+    game.set(display=(escort,), combatants=(sub,))
+    game.call("diligent_escort_revealed", sub=sub, u=escort)
+    assert game.dice_left() == 0
+    assert (sub.attrs["spotted"], sub.attrs["damage"]) == (spotted, damage)
+
+
 # ---- deviations found in this pass -----------------------------------------------------------
 
 
