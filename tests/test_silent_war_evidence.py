@@ -436,7 +436,7 @@ def test_an_rtb_on_a_patrol_move_checks_the_storm_and_ends_in_done_without_searc
     assert rolls(game, "13.1 A") == [] and game.dice_left() == 0
 
 
-# ---- [28.14] a loner that is a Combat Event ----------------------------------------------------
+# ---- [28.14] a loner that is a Combat Event --------------------------------------------------
 
 
 @pytest.mark.parametrize(("event", "applied"), [(9, False), (7, False), (3, True)])
@@ -460,7 +460,7 @@ def test_a_loners_combat_event_applies_only_on_3_or_4_28_14(
     assert not calls(game, "counterattack")  # 7 would be a Counterattack — Combat: no-event
 
 
-# ---- [28.2] a successful Crash Dive against a Diligent Escort ------------------------------------
+# ---- [28.2] a successful Crash Dive against a Diligent Escort --------------------------------
 
 
 @pytest.mark.parametrize(("dive", "spotted", "damage"), [(0, True, 0), (9, False, 1)])
@@ -479,6 +479,43 @@ def test_a_crash_dive_turns_a_diligent_escorts_result_into_spotted_28_2(
     game.call("diligent_escort_revealed", sub=sub, u=escort)
     assert game.dice_left() == 0
     assert (sub.attrs["spotted"], sub.attrs["damage"]) == (spotted, damage)
+
+
+# ---- [13.3] TF ONLY --------------------------------------------------------------------------
+
+
+def test_tf_only_draws_rising_sun_backs_into_column_d_or_goes_to_endurance_13_3(
+    silent_war: Checked,
+) -> None:
+    # [13.3] "If directed by any game activity to use TF ONLY, only pull ships for column D and
+    # only place vessels with the Rising Sun flag on their backs. ... If the Engagement Table
+    # result would not place any ships in Column D, proceed directly to the Endurance Check
+    # [14.7] with a -1 drm to the Endurance roll." War Period 1 (the War Mix as set up).
+    wp1, low, high = ("WP1", "Low", "High")
+    game = Game(silent_war)
+    game.call("start_game")
+    game.set(tf_only=True)
+    sub = game.sub_at_sea("Tautog", "Marshalls")
+    lines = {
+        level: game.call(
+            "engagement",
+            war_period=game.v("war_period", wp1),
+            contact=game.v("contact", contact),
+            level=game.v("activity_level", level),
+        )
+        for contact, level in (("C1", low), ("TF", high))
+    }
+    no_d, some_d = lines[low], lines[high]
+    assert str(dict(no_d.fields)["D"]) == "•" and str(dict(some_d.fields)["D"]) != "•"
+    game.call("draw_contacts", sub=sub, counts=no_d)
+    assert game.state["display"] == () and sub.attrs["contact"] == "none"
+    assert game.call("endurance_drm", sub=sub) == -1
+    sub.attrs["contact"] = "TF"
+    game.call("draw_contacts", sub=sub, counts=some_d)
+    shown = game.state["display"]
+    assert shown and {str(u.attrs["column"]) for u in shown} == {"D"}
+    assert {str(u.attrs["flag"]) for u in shown} == {"Rising Sun"}
+    assert not any(u.attrs["revealed"] for u in shown)  # "face down" [13.1 C]
 
 
 # ---- deviations found in this pass -----------------------------------------------------------
