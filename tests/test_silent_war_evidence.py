@@ -518,6 +518,77 @@ def test_tf_only_draws_rising_sun_backs_into_column_d_or_goes_to_endurance_13_3(
     assert not any(u.attrs["revealed"] for u in shown)  # "face down" [13.1 C]
 
 
+# ---- [28.4]/[28.41] Targeting an Escort: when it may not be used ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("case", "offered"),
+    [
+        ("first round", True),
+        ("A spotted", False),
+        ("B diligent escort", False),
+        ("C aircraft", False),
+        ("D counterattack event", False),
+        ("re-attack", False),
+    ],
+)
+def test_targeting_an_escort_only_in_the_first_round_and_not_under_a_to_d_28_41(
+    silent_war: Checked, case: str, offered: bool
+) -> None:
+    # [28.4] "A submarine can target one (1) DD or DE escort and that escort's ASW value is not
+    # counted as part of the defense of that unit." "Note: This rule applies only to the first
+    # attack round (but not the re-attack)." [28.41] "This option cannot be utilized if any of
+    # the following conditions exist: A. The submarine is SPOTTED. B. A Diligent Escort has
+    # been revealed. C. An aircraft has been revealed. D. Any one of the following Combat
+    # Events occurred: 1. Counterattack ... 2. Counterattack — Combat". A lone boat, a revealed
+    # DD with ASW 1 carrying its points.
+    game = Game(silent_war)
+    sub = game.sub_at_sea("Spearfish", "East China Sea", spotted=case == "A spotted")
+    if case == "re-attack":
+        sub.attrs["reattacks"] = 1
+    escort = unit(game, name="DD", type="DD", tonnage=2, defense=7, asw=1, points=6, tdc=0)
+    others = []
+    if case == "B diligent escort":
+        others.append(unit(game, name="DE", type="DD", diligent=True, asw=3, column=col(game, "D")))
+    if case == "C aircraft":
+        others.append(unit(game, name="Plane", aircraft=True, asw=1, column=col(game, "D")))
+    game.set(display=(escort, *others), combatants=(sub,))
+    if case == "D counterattack event":
+        game.set(counterattack_first=True)
+    game.call("target_an_escort", sub=sub)
+    assert bool(game.events("decision", name="escort")) is offered
+
+
+# ---- [16.3] the date; [25.2] a skipper lost with his boat ------------------------------------
+
+
+def test_the_week_month_and_year_markers_advance_16_3(silent_war: Checked) -> None:
+    # [16.3] "Advance the Week marker, and the Month/Year markers as needed." [2.4] "Each game
+    # turn is one week"; [17.0] the War Progress Phase comes after "the fourth week".
+    game = Game(silent_war)
+    for (year, month, week), after in (
+        ((1942, "Mar", 2), (1942, "Mar", 3)),
+        ((1942, "Mar", 4), (1942, "Apr", 1)),
+        ((1942, "Dec", 4), (1943, "Jan", 1)),
+    ):
+        game.set(year=year, month=month, week=week)
+        game.call("advance_date")
+        state = game.state
+        assert (state["year"], str(state["month"]), state["week"]) == after
+
+
+def test_a_super_skipper_is_lost_with_his_submarine_25_2(silent_war: Checked) -> None:
+    # [25.2] "The Super Skipper normally remains with one submarine and is lost if the
+    # submarine is lost." [25.3] reassignment is only for a boat withdrawn, a Constructive
+    # Total Loss or decommissioned: no roll, no waiting skipper.
+    game = Game(silent_war, [])
+    sub = game.sub_at_sea("Wahoo", "Sea of Japan", skipper=2, skipper_name="Morton")
+    game.call("sub_sunk", sub=sub)
+    assert (sub.attrs["skipper"], sub.attrs["skipper_name"]) == (0, None)
+    assert game.state["skipper_waiting"] is None and game.events("roll") == []
+    assert "Morton" not in [str(n) for n in game.state["skipper_pool"]]
+
+
 # ---- deviations found in this pass -----------------------------------------------------------
 
 
