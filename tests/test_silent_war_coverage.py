@@ -70,12 +70,19 @@ def source(path: str) -> str:
     return _sources[path]
 
 
+_xfails: dict[str, dict[str, bool]] = {}
+
+
 def is_xfail(path: str, name: str) -> bool:
     """Is the test marked `pytest.mark.xfail` (a decorator of its definition)?"""
-    for node in ast.walk(ast.parse(source(path))):
-        if isinstance(node, ast.FunctionDef) and node.name == name:
-            return any("xfail" in ast.unparse(d) for d in node.decorator_list)
-    raise AssertionError(f"{path}::{name} not found")
+    if path not in _xfails:
+        _xfails[path] = {
+            node.name: any("xfail" in ast.unparse(d) for d in node.decorator_list)
+            for node in ast.walk(ast.parse(source(path)))
+            if isinstance(node, ast.FunctionDef)
+        }
+    assert name in _xfails[path], f"{path}::{name} not found"
+    return _xfails[path][name]
 
 
 def status_of(cell: str) -> str:

@@ -589,6 +589,33 @@ def test_a_super_skipper_is_lost_with_his_submarine_25_2(silent_war: Checked) ->
     assert "Morton" not in [str(n) for n in game.state["skipper_pool"]]
 
 
+# ---- [17.0 C-D] after a failed attempt, and after an advance ----------------------------------
+
+
+def test_a_failed_attempt_waits_for_next_month_and_an_advance_re_sorts_the_war_mix_17_0_c_d(
+    silent_war: Checked,
+) -> None:
+    # [17.0] "C. If the War Period fails to advance, another attempt may not be made until the
+    # beginning of the following month. D. If the War Period advances, re-sort the 'War Mix'
+    # [3.1] as per the 'War Mix' table for that War Period." War Period 1 -> 2 in 1942: the end
+    # of June fails (0), the weeks of July bring no roll until its fourth ends (9: advances).
+    from test_silent_war_campaign_fidelity import end_turn
+
+    game = Game(silent_war, [0, 9])
+    game.set_up()
+    game.interp.trace.events.clear()  # the set-up sorted the War Mix once
+    game.set(year=1942, month="Jun", week=4, war_period="WP1", ships_sunk=80, tonnage_sunk=1000)
+    end_turn(game)
+    assert str(game.state["war_period"]) == "WP1" and len(rolls(game, "17.0 B")) == 1
+    for _ in range(3):  # July, weeks 1-3 end
+        end_turn(game)
+    assert len(rolls(game, "17.0 B")) == 1 and not calls(game, "sort_war_mix")
+    end_turn(game)  # the fourth week of July
+    assert len(rolls(game, "17.0 B")) == 2
+    assert str(game.state["war_period"]) == "WP2"
+    assert len(calls(game, "sort_war_mix")) == 1  # re-sorted, now for War Period 2
+
+
 # ---- deviations found in this pass -----------------------------------------------------------
 
 
