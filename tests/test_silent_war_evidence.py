@@ -720,3 +720,42 @@ def test_a_boat_ready_for_sea_may_transfer_to_another_base_15_1(silent_war: Chec
     game.call("deploy", sub=sub)
     (offer,) = game.events("decision", name="target")
     assert "Brisbane" in [str(o) for o in offer.options]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="[7.21] storm damage 'When a submarine is about to ... be placed in the Done section "
+    "of an OpArea': combat.rk endurance_check places a boat in Done with no storm check when "
+    "it skips the Endurance roll (even Mechanical Troubles [19.21 #4], an SMZ [20.5]); so do "
+    "the set-aside Wolfpack members (wolfpacks.rk pack_search_and_combat)",
+)
+@pytest.mark.parametrize("case", ["mechanical troubles", "special mission zone"])
+def test_a_boat_placed_in_done_in_a_storm_rolls_for_storm_damage_without_endurance_7_21(
+    silent_war: Checked, case: str
+) -> None:
+    # [7.21] Tropical Storm: "When a submarine is about to enter a Base or Tender, or be placed
+    # in the 'Done' section of an OpArea, if it is in or has transited through or from a
+    # Tropical Storm OpArea (but not a Typhoon OpArea), roll a d10. On a result of 0, the
+    # submarine receives a Damaged marker." The effects are "in the OpArea and any connected
+    # SMZs". [19.21 #4] even: "Place the submarine in the 'Done' section of the OpArea. It does
+    # not have to roll on the Endurance Table"; [20.5] "Submarines in an SMZ skip the Endurance
+    # check". Neither skips the storm: its roll, 0, damages the boat.
+    if case == "mechanical troubles":
+        game = event_chit_game(silent_war, [4, 4, 0])
+        sub = spearfish(game)
+        area = "East China Sea"
+        game.call("combat_phase", sub=sub)
+    else:
+        game = Game(silent_war, [0])
+        game.set(war_period="WP2")
+        sub = game.sub_at_sea("Spearfish", "Solomons", smz=game.v("smz", "Guadalcanal"))
+        sub.attrs["section"] = game.v("section", "operating")
+        area = "Solomons"
+    marker = game.interp.call(
+        "storm", {"area": game.v("area", area), "level": game.v("storm_level", "Tropical Storm")}
+    )
+    game.set(storms=[marker])
+    game.call("endurance_check", sub=sub)
+    assert str(sub.attrs["section"]) == "done"
+    assert [r.natural for r in rolls(game, "7.21")] == [0]
+    assert sub.attrs["damage"] == 1
