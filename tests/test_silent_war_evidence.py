@@ -759,3 +759,25 @@ def test_a_boat_placed_in_done_in_a_storm_rolls_for_storm_damage_without_enduran
     assert str(sub.attrs["section"]) == "done"
     assert [r.natural for r in rolls(game, "7.21")] == [0]
     assert sub.attrs["damage"] == 1
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="[24.0] 'Submarines may leave a Wolfpack at any time': no decision offers it "
+    "(wolfpacks.rk: a member leaves only when sunk or sent home, left_the_pack)",
+)
+def test_a_pack_member_may_leave_its_wolfpack_24_0(silent_war: Checked) -> None:
+    # [24.0] "Submarines may leave a Wolfpack at any time, but once a submarine has left a
+    # Wolfpack, it may not re-join it at sea later." A pack of three patrolling the East China
+    # Sea through a whole Operations Segment (Patrol Movement, Search & Contact and Combat,
+    # Transit Movement; the default player, seeded dice): somewhere the player is asked
+    # whether a member leaves (a decision under [24.0]).
+    game = Game(silent_war)
+    game.set(year=1944, month="Jan")
+    boats = [game.sub_at_sea(n, "East China Sea", wolfpack=1) for n in ("Tang", "Wahoo", "Drum")]
+    for b in boats:
+        b.attrs["section"] = game.v("section", "operating")
+    for phase in ("unit_patrol_movement", "search_and_combat", "unit_transit_movement"):
+        for b in boats:
+            game.call(phase, sub=b)
+    assert [d for d in game.events("decision") if str(d.rule).startswith("24.0")]
