@@ -781,3 +781,31 @@ def test_a_pack_member_may_leave_its_wolfpack_24_0(silent_war: Checked) -> None:
         for b in boats:
             game.call(phase, sub=b)
     assert [d for d in game.events("decision") if str(d.rule).startswith("24.0")]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="[19.1]/[24.4] a Wolfpack's Patrol Move: each member 'must roll separately for "
+    "Transit Events as normal', with the +2 for leaving the Sea of Japan; wolfpacks.rk "
+    "unit_patrol_movement gives the mates' checks no OpArea left (only the leader's has it)",
+)
+def test_every_pack_member_leaving_the_sea_of_japan_rolls_at_plus_two_19_1_24_4(
+    silent_war: Checked,
+) -> None:
+    # [24.4] "Each submarine of a Wolfpack must undergo Transit Events. Each member must roll
+    # separately for Transit Events as normal; however, each Wolfpack member subtracts one
+    # (-1) from the Transit Event die roll." [19.1] "+2 drm if ... entering/leaving the Sea of
+    # Japan". A pack of three patrol-moves from the Sea of Japan to the Empire Pacific: three
+    # checks, each with the +2 and the -1.
+    game = Game(silent_war, [0, 0, 0], move_to=["Empire Pacific"])
+    game.set(year=1944, month="Jan")
+    boats = [game.sub_at_sea(n, "Sea of Japan", wolfpack=1) for n in ("Tang", "Wahoo", "Drum")]
+    for b in boats:
+        b.attrs["section"] = game.v("section", "operating")
+    game.call("unit_patrol_movement", sub=boats[0])
+    assert all(str(b.attrs["area"]) == "Empire Pacific" for b in boats)
+    checks = rolls(game, "19.1")
+    assert len(checks) == 3
+    for check in checks:
+        terms = [(t.value, t.rule) for t in check.modifiers]
+        assert (2, "19.1") in terms and (-1, "24.4") in terms
