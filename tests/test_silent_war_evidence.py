@@ -809,3 +809,30 @@ def test_every_pack_member_leaving_the_sea_of_japan_rolls_at_plus_two_19_1_24_4(
     for check in checks:
         terms = [(t.value, t.rule) for t in check.modifiers]
         assert (2, "19.1") in terms and (-1, "24.4") in terms
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="[24.14] a pack that falls below three ceases to exist; a member withdrawn for "
+    "overhaul [8.0] is marked for RTB after the pack's combat (bases.rk withdrawal_mark) and "
+    "leaves without leave_wolfpack, so the two others stay a Wolfpack of two",
+)
+def test_a_pack_left_with_two_when_a_member_is_withdrawn_is_disbanded_24_14_8_0(
+    silent_war: Checked,
+) -> None:
+    # [24.14] "A Wolfpack which falls below three submarines ceases to exist ... COMMENTARY ...
+    # a pair of submarines operating together ... is not sufficient to qualify as a wolfpack
+    # for rules purposes." [8.0] Withdrawals "must involuntarily RTB [15.22] if at sea";
+    # [24.41] a member forced home drops out. Wahoo, of a pack of three, is withdrawn; the pack
+    # bypasses its search; after the turn's movement Tang and Drum are no Wolfpack.
+    game = Game(silent_war, [0] * 20, bypass=[True], go_home=[False])
+    game.set(year=1944, month="Jan")
+    boats = [game.sub_at_sea(n, "East China Sea", wolfpack=1) for n in ("Tang", "Wahoo", "Drum")]
+    for b in boats:
+        b.attrs["section"] = game.v("section", "operating")
+    game.call("withdraw_for_overhaul", name="Wahoo")
+    for phase in ("search_and_combat", "unit_transit_movement"):
+        for b in boats:
+            game.call(phase, sub=b)
+    assert str(boats[1].attrs["rtb"]) == "involuntary" or boats[1].attrs["base"] is not None
+    assert [boats[0].attrs["wolfpack"], boats[2].attrs["wolfpack"]] == [0, 0]
