@@ -836,3 +836,29 @@ def test_a_pack_left_with_two_when_a_member_is_withdrawn_is_disbanded_24_14_8_0(
             game.call(phase, sub=b)
     assert str(boats[1].attrs["rtb"]) == "involuntary" or boats[1].attrs["base"] is not None
     assert [boats[0].attrs["wolfpack"], boats[2].attrs["wolfpack"]] == [0, 0]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="[24.14]/[7.21] 'A wolfpack is also disbanded when in an OpArea with a Typhoon': "
+    "only the Weather Phase disbands packs (weather.rk immediate_weather_effects); a pack that "
+    "moves into a Typhoon OpArea stays a pack (wolfpacks.rk unit_patrol_movement)",
+)
+def test_a_pack_that_moves_into_a_typhoon_is_disbanded_24_14_7_21(silent_war: Checked) -> None:
+    # [24.14] "A wolfpack is also disbanded when in an OpArea with a Typhoon [7.21]." [7.21]
+    # Typhoon: "The following effects are in place in the OpArea ... any formed Wolfpacks in
+    # the OpArea are disbanded." ("Transit Events cannot occur in the OpArea": no die.) A pack
+    # of three patrol-moves from the Marianas into the Carolines, where a Typhoon-1 is.
+    game = Game(silent_war, [], move_to=["Carolines"])
+    game.set(year=1944, month="Jan")
+    carolines = game.v("area", "Carolines")
+    marker = game.interp.call(
+        "storm", {"area": carolines, "level": game.v("storm_level", "Typhoon-1")}
+    )
+    game.set(storms=[marker])
+    boats = [game.sub_at_sea(n, "Marianas", wolfpack=1) for n in ("Tang", "Wahoo", "Drum")]
+    for b in boats:
+        b.attrs["section"] = game.v("section", "operating")
+    game.call("unit_patrol_movement", sub=boats[0])
+    assert all(b.attrs["area"] == carolines for b in boats)
+    assert [b.attrs["wolfpack"] for b in boats] == [0, 0, 0]
