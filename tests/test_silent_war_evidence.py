@@ -589,7 +589,7 @@ def test_a_super_skipper_is_lost_with_his_submarine_25_2(silent_war: Checked) ->
     assert "Morton" not in [str(n) for n in game.state["skipper_pool"]]
 
 
-# ---- [17.0 C-D] after a failed attempt, and after an advance ----------------------------------
+# ---- [17.0 C-D] after a failed attempt, and after an advance ---------------------------------
 
 
 def test_a_failed_attempt_waits_for_next_month_and_an_advance_re_sorts_the_war_mix_17_0_c_d(
@@ -614,6 +614,24 @@ def test_a_failed_attempt_waits_for_next_month_and_an_advance_re_sorts_the_war_m
     assert len(rolls(game, "17.0 B")) == 2
     assert str(game.state["war_period"]) == "WP2"
     assert len(calls(game, "sort_war_mix")) == 1  # re-sorted, now for War Period 2
+
+
+# ---- [2.3 C1]/[3.11] TDC markers and No TDC Solution chits -----------------------------------
+
+
+def test_tdc_markers_run_from_minus_3_to_plus_3_and_no_tdc_chits_are_in_the_cups_2_3_c1(
+    silent_war: Checked,
+) -> None:
+    # [2.3 C1] "TDC markers have target modification values between -3 and +3 printed on
+    # them." [3.11] "'No TDC Solution' chits ... are NOT placed in the pool of TDC markers, they
+    # are placed in cups (A, B, C, & D) per the War Mix Table." (How many of each: provisional.)
+    game = Game(silent_war)
+    game.set_up()
+    pool = list(game.state["tdc_pool"])
+    assert pool and set(pool) <= set(range(-3, 4)) and {-3, 3} <= set(pool)
+    chits = [u for u in game.call("war_mix_pieces") if u.attrs["no_tdc"]]
+    assert chits  # in the cups, and a chit is a piece, not a value of the pool
+    assert all(isinstance(v, int) for v in pool)
 
 
 # ---- deviations found in this pass -----------------------------------------------------------
@@ -862,3 +880,21 @@ def test_a_pack_that_moves_into_a_typhoon_is_disbanded_24_14_7_21(silent_war: Ch
     game.call("unit_patrol_movement", sub=boats[0])
     assert all(b.attrs["area"] == carolines for b in boats)
     assert [b.attrs["wolfpack"] for b in boats] == [0, 0, 0]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="[2.3 C2]/[25.0] two of the 24 Super Skippers are Allied, 'used in certain scenarios "
+    "and with the optional Allied submarine rules'; setup.rk start_game puts all 24 in the pool "
+    "a U.S. boat draws from (no Allied scenario or option is encoded)",
+)
+def test_the_two_allied_super_skippers_are_not_drawn_by_us_boats_2_3_c2(
+    silent_war: Checked,
+) -> None:
+    # [25.0] "SILENT WAR provides twenty-four named skippers, two of which are Allied
+    # skippers". [2.3 C2] "British and Dutch skippers are used in certain scenarios and with the
+    # optional Allied submarine rules (see [25.0])." [14.5] a U.S. boat's new skipper "is
+    # randomly drawn": from the 22 U.S. markers in a U.S. campaign.
+    game = Game(silent_war)
+    game.set_up()
+    assert len(game.state["skipper_pool"]) == 24 - 2
