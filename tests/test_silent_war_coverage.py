@@ -1,16 +1,35 @@
-"""docs/silent_war_coverage.md is kept honest (issue 11 §1): every row has a status, every
-row that is not faithful says why, every faithful row names a test that exists, every
-numbered rule of the text has a row, and the Summary counts the rows."""
+"""docs/silent_war_coverage.md is kept honest (issue 11 §1, issue 30 §4): every row has a
+status, a quote of the rules text that is found word for word in the text, the `.rk` lines it
+cites (checked against the rulebook), and evidence (a test that exists, or a command); every
+row that is not faithful says why; a faithful row's evidence is no xfail test, and every
+deviation found as an xfail test is a deviation row; every numbered rule of the text has a
+row; and the Summary counts the rows, by status and by how they were verified."""
 
 from __future__ import annotations
 
+import ast
 import re
 from collections import Counter
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DOC = ROOT / "docs" / "silent_war_coverage.md"
+import pytest
+from coverage_doc import (
+    BOOK,
+    CITE,
+    DOC,
+    ROOT,
+    SEED,
+    definitions,
+    normalize,
+    quotes,
+    rows,
+    seed_text,
+)
+
 STATUSES = ("faithful", "unverified", "deviation", "not applicable")
+# how a row was verified: "new test" (third pass, evidence written from the text in this
+# pass), "read" (third pass, text, code and the evidence test read by an outside reader),
+# "carried" (status carried over from the 2026-11-24 pass; quote and lines added)
+PASSES = ("new test", "read", "carried")
 
 # The numbered rules of the Silent War 2.1 text ([1.0]-[29.0]) as its headings print them in
 # ../shared/seeds/000_0b28bf2899953500.txt (transcribed; sub-rules included).
@@ -26,20 +45,12 @@ RULE_NUMBERS = """
 28.12 28.13 28.14 28.2 28.21 28.3 28.4 28.41 28.5 29.0
 """
 RULES = RULE_NUMBERS.split()
-
-
-def rows() -> list[list[str]]:
-    found = []
-    for line in DOC.read_text().splitlines():
-        if line.startswith("| [") or line.startswith("| IJN"):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            assert len(cells) == 5, line
-            found.append(cells)
-    return found
+# evidence that is a command, not a test: `rulekit ...` or `.venv/bin/...` in backticks
+COMMAND = re.compile(r"`(?:\.venv/bin/)?(?:rulekit|python)\b[^`]*`")
 
 
 def named_tests(cell: str) -> list[tuple[str, str]]:
-    """(file, function) for every test a row names: `tests/f.py::name`, then `::other` for
+    """(file, function) for every test a cell names: `tests/f.py::name`, then `::other` for
     more of the same file; parametrized ids (`[default-x]`) are left off."""
     found = []
     current = ""
@@ -50,23 +61,101 @@ def named_tests(cell: str) -> list[tuple[str, str]]:
     return found
 
 
-def test_every_row_has_a_status_and_a_reason() -> None:
-    for rule, _, status, why, _ in rows():
+_sources: dict[str, str] = {}
+
+
+def source(path: str) -> str:
+    if path not in _sources:
+        _sources[path] = (ROOT / path).read_text()
+    return _sources[path]
+
+
+_xfails: dict[str, dict[str, bool]] = {}
+
+
+def is_xfail(path: str, name: str) -> bool:
+    """Is the test marked `pytest.mark.xfail` (a decorator of its definition)?"""
+    if path not in _xfails:
+        _xfails[path] = {
+            node.name: any("xfail" in ast.unparse(d) for d in node.decorator_list)
+            for node in ast.walk(ast.parse(source(path)))
+            if isinstance(node, ast.FunctionDef)
+        }
+    assert name in _xfails[path], f"{path}::{name} not found"
+    return _xfails[path][name]
+
+
+def status_of(cell: str) -> str:
+    return next(s for s in STATUSES if cell.startswith(s))
+
+
+def test_every_row_has_a_status_a_reason_and_a_pass() -> None:
+    for rule, _, _, status, why, _, verified in rows():
         assert status.startswith(STATUSES), f"{rule}: status {status!r}"
         if not status.startswith("faithful") or "(" in status:
             assert why not in ("", "—"), f"{rule} ({status}) says no why"
+        assert verified in PASSES, f"{rule}: pass {verified!r}"
 
 
-def test_every_faithful_row_names_a_test_that_exists() -> None:
-    sources: dict[str, str] = {}
-    for rule, _, status, _, test in rows():
-        tests = named_tests(test)
-        if status.startswith("faithful"):
-            assert tests, f"{rule} is faithful but names no test"
+def test_every_row_has_evidence_and_every_test_named_exists() -> None:
+    for rule, _, _, status, _, evidence, _ in rows():
+        tests = named_tests(evidence)
+        if not status.startswith("not applicable"):
+            assert tests or COMMAND.search(evidence), f"{rule} ({status}) names no evidence"
         for path, name in tests:
-            if path not in sources:
-                sources[path] = (ROOT / path).read_text()
-            assert re.search(rf"^def {name}\(", sources[path], re.M), f"{rule}: {path}::{name}"
+            assert re.search(rf"^def {name}\(", source(path), re.M), f"{rule}: {path}::{name}"
+
+
+def test_a_faithful_row_does_not_rest_on_an_xfail_test() -> None:
+    for rule, _, _, status, _, evidence, _ in rows():
+        if status.startswith("faithful"):
+            failing = [n for p, n in named_tests(evidence) if is_xfail(p, n)]
+            assert failing == [], f"{rule} is faithful but its evidence is xfail: {failing}"
+
+
+def test_every_deviation_found_as_an_xfail_test_has_its_deviation_row() -> None:
+    path = "tests/test_silent_war_evidence.py"
+    xfails = {n for n in re.findall(r"^def (\w+)\(", source(path), re.M) if is_xfail(path, n)}
+    cited = {
+        n
+        for *_, status, _, evidence, _ in rows()
+        if status.startswith("deviation")
+        for p, n in named_tests(evidence)
+        if p == path
+    }
+    assert xfails - cited == set()
+
+
+def test_the_rk_lines_cited_are_the_definitions_named() -> None:
+    # after a rulebook change: .venv/bin/python tests/coverage_doc.py --relines
+    for rule, _, where, *_ in rows():
+        for file, first, last, name in CITE.findall(where):
+            found = definitions(file).get(name)
+            assert found is not None, f"{rule}: no definition {name} in {file}"
+            assert found == (int(first), int(last)), (
+                f"{rule}: {file} `{name}` is at lines {found[0]}-{found[1]}, not {first}-{last}"
+                " (refresh: .venv/bin/python tests/coverage_doc.py --relines)"
+            )
+
+
+def test_every_name_a_where_cell_gives_is_in_the_rulebook() -> None:
+    # the names outside a citation (a field, a state's value) must still be the rulebook's
+    words = set(re.findall(r"\w+", "".join(p.read_text() for p in BOOK.glob("*.rk"))))
+    for rule, _, where, *_ in rows():
+        rest = CITE.sub("", where)
+        for name in re.findall(r"`([A-Za-z_]\w*)`", rest):
+            assert name in words, f"{rule}: `{name}` is not in rulebooks/silent_war/"
+
+
+def test_every_row_quotes_the_rules_text() -> None:
+    if not SEED.exists():
+        pytest.skip(f"the rules text is not beside the repository ({SEED})")
+    text = seed_text()
+    for rule, cell, *_ in rows():
+        pieces = quotes(cell)
+        assert pieces, f"{rule}: no quote of the rules text"
+        for piece in pieces:
+            assert normalize(piece) in text, f"{rule}: not in the rules text: {piece!r}"
 
 
 def test_every_numbered_rule_has_a_row() -> None:
@@ -76,9 +165,11 @@ def test_every_numbered_rule_has_a_row() -> None:
 
 def test_the_summary_counts_the_rows() -> None:
     counts: Counter[str] = Counter()
+    verified: Counter[str] = Counter()
     provisional = 0
-    for _, _, status, _, _ in rows():
-        counts[next(s for s in STATUSES if status.startswith(s))] += 1
+    for _, _, _, status, _, _, how in rows():
+        counts[status_of(status)] += 1
+        verified[how] += 1
         provisional += status.startswith("faithful") and "provisional data" in status
     text = DOC.read_text()
     summary = (
@@ -87,6 +178,9 @@ def test_the_summary_counts_the_rows() -> None:
         f"| deviation | {counts['deviation']} |",
         f"| not applicable | {counts['not applicable']} |",
         f"| **total** | **{len(rows())}** |",
+        f"| new test | {verified['new test']} |",
+        f"| read | {verified['read']} |",
+        f"| carried | {verified['carried']} |",
     )
     for line in summary:
         assert line in text, line
