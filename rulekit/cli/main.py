@@ -775,31 +775,20 @@ from rulekit.cli import simulate_opts  # noqa: E402 - a module of its own
 
 simulate_opts.register(main, option_switches, json_flag, reports_errors)
 
-
 from rulekit.cli.play_cmd import play_cmd  # noqa: E402 - registered last: a module of its own
 from rulekit.cli.procedures_cmd import procedures_cmd  # noqa: E402
 
 main.add_command(play_cmd)
 main.add_command(procedures_cmd)
 
-from rulekit.cli.render_cmd import register as register_render  # noqa: E402
-
-register_render(main, option_switches, reports_errors)
-
-from rulekit.cli.plot_cmd import register as register_plot  # noqa: E402
-
-register_plot(main, reports_errors)
-
-from rulekit.cli.report_cmd import register as register_report  # noqa: E402
-
-register_report(main, json_flag, reports_errors)
-
+from rulekit.cli import plot_cmd, render_cmd, report_cmd  # noqa: E402 - modules of their own
+from rulekit.cli.advise_cmd import advise_cmd  # noqa: E402
 from rulekit.cli.compile_cmd import compile_cmd  # noqa: E402
 
+render_cmd.register(main, option_switches, reports_errors)
+plot_cmd.register(main, reports_errors)
+report_cmd.register(main, json_flag, reports_errors)
 main.add_command(compile_cmd)
-
-from rulekit.cli.advise_cmd import advise_cmd  # noqa: E402
-
 main.add_command(advise_cmd)
 
 from rulekit.cli import library_cmd, odds_cmd  # noqa: E402 - modules of their own

@@ -75,13 +75,12 @@ def register(main: click.Group, reports_errors: Callable[[Any], Any]) -> None:
 
         The picture is the one `prob --plot` draws: the question in the rules' words and
         its inputs, each result exactly and (for ordered results) at least and at most,
-        and a note when the chances rest on provisional values.
+        and a note when the chances rest on provisional values. Save a result first with
+        `rulekit prob ... --json > RESULT.json`.
 
         \b
         Examples:
-          rulekit prob rulebooks/silent_war counterattack_table --at difference=7 \\
-              --json > /tmp/odds.json
-          rulekit plot /tmp/odds.json -o /tmp/odds.svg
+          rulekit plot RESULT.json -o ODDS.svg
         """
         import json
 

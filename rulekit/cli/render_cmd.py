@@ -68,9 +68,9 @@ def register(
 
         \b
         Examples:
-          rulekit render rulebooks/silent_war -o aids/
-          rulekit render rulebooks/silent_war --format pdf --paper letter -o aids/sw.pdf
-          rulekit render rulebooks/gato_leader --format markdown --table 7.1 -o aids/
+          rulekit render rulebooks/silent_war -o /tmp/aids/
+          rulekit render rulebooks/silent_war@1.1 --format markdown --table 14.2 -o /tmp/aids/
+          rulekit render rulebooks/silent_war --format pdf --paper letter -o AIDS.pdf
         """
         from rulekit.aids.cards import build_deck
         from rulekit.aids.render import write

@@ -34,10 +34,9 @@ def register(
         still to play are named.
 
         \b
-        Examples:
-          rulekit simulate rulebooks/steel_wolves_like --runs 200 --out /tmp/study
-          rulekit report /tmp/study
-          rulekit report /tmp/study --csv /tmp/games.csv --plot /tmp/study.svg
+        Examples (STUDY is the folder of `rulekit simulate ... --out STUDY`):
+          rulekit report STUDY
+          rulekit report STUDY --csv GAMES.csv --plot STUDY.svg
         """
         from rich.text import Text
 

@@ -31,8 +31,8 @@ FIXED_COLUMNS = ["seed", "turns", "ending", "group", "error"]
 FIXED_TYPES = {"seed": "int64", "turns": "int64", "ending": "string", "group": "string"}
 FIXED_TYPES["error"] = "string"
 # What the settings of a study are called when one differs on resuming
+# (not the rulebook's path: the same files named from another folder are the same study)
 SETTING_WORDS = {
-    "rulebook": "rulebook path",
     "rulebook_hash": "rulebook's files (their hash)",
     "options": "options",
     "scenario": "scenario",
