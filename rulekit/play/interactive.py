@@ -333,7 +333,8 @@ class PlaySession:
             self.write("")
             self.write(f"=== Turn {self.game.turn} (resumed)")
             self._status()
-        for line in story(events[self.shown :], decisions=False):
+        assert self.viewer is not None
+        for line in story(self.viewer.conceal(events[self.shown :]), decisions=False):
             self.write(line)
         self.shown = len(events)
 
@@ -420,7 +421,9 @@ class PlaySession:
             self._status()
             return None
         if word == "log":
-            for line in story(interp.trace.events, every=rest.strip() == "all"):
+            assert self.viewer is not None
+            shown = self.viewer.conceal(interp.trace.events)
+            for line in story(shown, every=rest.strip() == "all"):
                 self.write(line)
             return None
         if word == "save":
