@@ -270,3 +270,96 @@ def test_a_piece_drawn_from_a_cup_is_told_by_its_cup_not_its_place_in_it(
     told_by_cup = r"drew face-down piece from cup [A-D] \[13\.1 C\]"
     assert drawn and all(re.fullmatch(told_by_cup, line) for line in drawn)
     assert not any(re.search(r"item \d+ of \d+", line) for line in told if "eligible" in line)
+
+
+# ---- the language: a small rulebook, every policy --------------------------------------------
+
+CONVOY = """rulebook "Convoy" edition "1"
+dice d6 = 1..6
+
+kind ship [1.0] "a ship, face down until attacked"
+    name: text = "ship"
+    tonnage: int = 0
+    revealed: bool = false
+
+HIDDEN
+
+state targets: list of ship = [] [1.0]
+state sunk: int = 0 [1.0]
+
+procedure set_up(big_first: bool) [1.0] "Two ships, face down"
+    let big = ship(name: "Big", tonnage: 9)
+    let small = ship(name: "Small", tonnage: 1)
+    targets = if big_first then [big, small] else [small, big]
+
+procedure biggest(xs: list of ship) -> ship [2.1] "default: the biggest ship"
+    let most = max(x.tonnage for x in xs)
+    return first([x for x in xs if x.tonnage = most])
+
+procedure attack [2.0] "Attack"
+    choose target from targets default biggest(targets) [2.1] "Which ship"
+    target.revealed = true
+    if roll d6 >= 4:
+        sunk += target.tonnage
+"""
+HIDDEN = 'hidden ship: name, tonnage unless revealed [1.1] "ships are face down"'
+
+
+def _convoy(make_rulebook: Any, hidden: bool) -> Checked:
+    from rulekit.book.checker import load
+
+    return load(str(make_rulebook(CONVOY.replace("HIDDEN", HIDDEN if hidden else ""))))
+
+
+def _attacked(checked: Checked, policy: Any, big_first: bool, revealed: bool = False) -> int:
+    """The position of the ship the policy attacks."""
+    from rulekit.engine.dice import SeededDice
+
+    i = Interpreter(checked, SeededDice(1), policy)
+    attach = getattr(policy, "attach", None)
+    if attach is not None:
+        attach(i)
+    i.call("set_up", {"big_first": big_first})
+    targets = i.state.values["targets"]
+    for ship in targets:
+        ship.attrs["revealed"] = revealed
+    i.call("attack", {})
+    index: int = next(e.index for e in i.trace.events if e.event == "decision")
+    assert targets[index].attrs["revealed"]  # the ship attacked is turned up
+    return index
+
+
+@pytest.mark.parametrize("policy", ["default", "advised"])
+def test_a_policy_decides_on_what_it_can_see(make_rulebook: Any, policy: str) -> None:
+    from rulekit.analysis.advised import AdvisedPolicy
+
+    def make(checked: Checked) -> Any:
+        return DefaultPolicy() if policy == "default" else AdvisedPolicy(checked, "sunk")
+
+    seen = _convoy(make_rulebook, hidden=True)
+    # face down, the two ships are alike: the same position is attacked whichever is where
+    assert _attacked(seen, make(seen), True) == _attacked(seen, make(seen), False)
+    # face up, the policy goes for the big ship: the test above can tell
+    assert _attacked(seen, make(seen), True, revealed=True) == 0
+    assert _attacked(seen, make(seen), False, revealed=True) == 1
+    # without the declaration the policy reads the counters' fronts
+    told = _convoy(make_rulebook, hidden=False)
+    assert _attacked(told, make(told), True) == 0
+    assert _attacked(told, make(told), False) == 1
+
+
+def test_hidden_declarations_are_checked(make_rulebook: Any) -> None:
+    from rulekit.book.checker import load
+    from rulekit.errors import RulekitError
+
+    for bad, message in [
+        ("hidden ship: name, tonage unless revealed", "a ship has no attribute 'tonage'"),
+        ("hidden ship: name unless tonnage", "'tonnage' must be a bool attribute"),
+        ("hidden shp: name unless revealed", "there is no kind 'shp'"),
+        ("hidden targts", "there is no state variable 'targts'"),
+        ("hidden sunk", "a hidden pool must be a list"),
+    ]:
+        path = make_rulebook(CONVOY.replace("HIDDEN", bad))
+        with pytest.raises(RulekitError) as caught:
+            load(str(path))
+        assert message in str(caught.value), (bad, str(caught.value))

@@ -263,3 +263,25 @@ def test_a_game_saved_by_run_goes_on_in_play(tmp_path: Path) -> None:
     again.expect(PROMPT)
     again.sendintr()
     again.expect(pexpect.EOF)
+
+
+def test_tdc_markers_are_not_on_screen_until_all_are_placed_14_14(tmp_path: Path) -> None:
+    """[14.14] "The player places TDC markers (without examining them) ... Once they are all
+    placed, TDC markers may not be moved." [14.15] "The player reveals the TDC markers and
+    selects targets for attack": no marker's value shows while they are placed; once all
+    are, they are told together and a target shows its marker."""
+    child = spawn(tmp_path, "rulebooks/silent_war", "--seed", "3")
+    enter_until(child, r"\? Place a TDC marker \([A-Za-z ]+\) on \[14\.14\]")
+    told = ""
+    while child.expect([r"\? Attack points for ([^\r\n]*) \[14\.15\]", PROMPT]) == 1:
+        told += child.before
+        child.sendline("")
+    told += child.before
+    placing, revealed, after = told.partition("the TDC markers are revealed [14.15]")
+    assert revealed, told
+    assert not re.search(r"tdc_pool.*item \d+ of \d+", placing)
+    assert not re.search(r"\.tdc[^\r\n]*-> ?-?\d", placing)
+    assert not re.search(r"TDC -?\d", placing)
+    assert re.search(r"TDC -?\d on ", after)
+    assert "TDC" in child.match.group(1)  # the question's subject shows its marker
+    stop_at_next_prompt(child)

@@ -61,6 +61,14 @@ class Secrets:
     def active(self) -> bool:
         return bool(self.rules)
 
+    def flags(self) -> dict[str, frozenset[str]]:
+        """Each ``unless`` attribute, with the attributes it hides (of any kind)."""
+        out: dict[str, set[str]] = {}
+        for rules in self.rules.values():
+            for unless, attrs in rules:
+                out.setdefault(unless, set()).update(attrs)
+        return {k: frozenset(v) for k, v in out.items()}
+
     def attrs_of(self, kind: str) -> frozenset[str]:
         """Every attribute of ``kind`` that some declaration hides."""
         return frozenset(a for _, attrs in self.rules.get(kind, ()) for a in attrs)
@@ -179,3 +187,29 @@ def masked(i: Interpreter) -> Iterator[None]:
         return
     with secrets.masked(i):
         yield
+
+
+def pieces_copied(i: Interpreter, local: dict[str, Any], memo: dict[int, Any]) -> dict[int, Any]:
+    """After a copy of ``i``'s game (values.clone with ``memo``): each piece of a hidden kind
+    by the id of the game's piece, its copy, so that a look-ahead started from the copy later
+    can hide what is face down by then (``hide_copies``)."""
+    secrets = secrets_of(i.c)
+    if not secrets.rules:
+        return {}
+    return {id(p): memo[id(p)] for p in secrets.pieces(i.state.values, local) if id(p) in memo}
+
+
+def hide_copies(i: Interpreter, copies: dict[int, Any], memo: dict[int, Any] | None) -> None:
+    """In a copy of ``i``'s game, each piece face down in the game now reads as its kind's
+    defaults: a look-ahead averages over the dice, never over the truth of a hidden piece.
+    ``copies``: the game's pieces' copies by id (pieces_copied), or, with ``memo`` None, the
+    memo of values.clone itself; ``memo``: a second copy's memo, from those copies."""
+    secrets = secrets_of(i.c)
+    if not secrets.rules:
+        return
+    for piece, attrs in secrets.face_down(i):
+        copy = copies.get(id(piece))
+        if memo is not None and copy is not None:
+            copy = memo.get(id(copy))
+        if type(copy) is Entity and copy.kind == piece.kind:
+            secrets.hide(i, copy, attrs)

@@ -137,6 +137,15 @@ class Viewer:
             for piece, attrs in secrets.face_down(self.game):
                 shown = self.face(piece)
                 secret_sets.update(f"{shown}.{attr}" for attr in attrs)
+            # an attribute set while hidden, its piece turned up later in these events (TDC
+            # markers placed, then revealed together): hidden when it was set
+            flags = secrets.flags()
+            for e in reversed(events):
+                if not isinstance(e, SetEvent) or e.added is not None:
+                    continue
+                head, _, attr = e.target.rpartition(".")
+                if attr in flags and e.new is True:
+                    secret_sets.update(f"{head}.{a}" for a in flags[attr])
         out: list[Event] = []
         for e in events:
             if isinstance(e, DrawEvent) and (
