@@ -57,7 +57,7 @@ def choose(i: Interpreter, site: ChooseSite, options: Any, default_of: Suggestio
     if default_of is not None:
         # the advice is worked out on what the player can see: face-down pieces read as
         # their kinds' defaults (rulekit.engine.hidden)
-        with masked(i):
+        with masked(i, site):
             default = _default(i, default_of, options)
     decided(i, site.name, site.title, site.span, options, default, default_of is not None)
 

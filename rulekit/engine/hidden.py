@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from rulekit.engine.reach import _children, names_reached
 from rulekit.engine.values import Entity, RecordValue
 from rulekit.language import nodes as n
 
@@ -56,6 +57,38 @@ class Secrets:
             name for name, decl in book.states.items() if self._can_hold(book, decl.type, set())
         )
         self._depth: dict[int, int] = {}
+        self._checked = checked
+        self._names = frozenset(a for attrs in self.flags().values() for a in attrs)
+        self._chooses: dict[n.Span, n.Choose] | None = None
+        self._plans: dict[Any, tuple[str, ...] | None] = {}  # by choose site (plan)
+
+    def plan(self, site: Any) -> tuple[str, ...] | None:
+        """For the ``choose`` at ``site`` (a ChooseSite): None when its default cannot read a
+        hidden attribute (no mask needed), else the state variables holding pieces that it
+        may reach (the deciding procedure's locals are looked at too). Found by the names
+        the default mentions, following the procedures, modifier lists and tables it calls:
+        masking every face-down piece in every cup at every decision would cost a game's
+        time."""
+        if site in self._plans:
+            return self._plans[site]
+        if self._chooses is None:
+            book = self._checked.book
+            roots: list[Any] = [node for p in book.procedures.values() for node in p.body]
+            for table in self._checked.tables.values():
+                roots.extend(c.action for _, c in table.iter_cells() if c.action is not None)
+            self._chooses = {}
+            while roots:
+                node = roots.pop()
+                if isinstance(node, n.Choose):
+                    self._chooses[node.span] = node
+                roots.extend(_children(node))
+        choose = self._chooses.get(getattr(site, "span", None))  # type: ignore[arg-type]
+        plan: tuple[str, ...] | None = self.holders  # not found: all, to be safe
+        if choose is not None and choose.default is not None:
+            names = names_reached(self._checked.book, self._checked.tables, [choose.default])
+            plan = tuple(h for h in self.holders if h in names) if names & self._names else None
+        self._plans[site] = plan
+        return plan
 
     @property
     def active(self) -> bool:
@@ -92,10 +125,14 @@ class Secrets:
                 out.extend(a for a in attrs if a not in out)
         return tuple(out)
 
-    def pieces(self, values: dict[str, Any], local: dict[str, Any]) -> list[Entity]:
-        """The pieces of hidden kinds the state and the locals hold, each once."""
+    def pieces(
+        self, values: dict[str, Any], local: dict[str, Any], holders: tuple[str, ...] | None = None
+    ) -> list[Entity]:
+        """The pieces of hidden kinds the state (its ``holders``, all by default) and the
+        locals hold, each once."""
         found: dict[int, Entity] = {}
-        stack: list[Any] = [values.get(name) for name in self.holders]
+        names = self.holders if holders is None else holders
+        stack: list[Any] = [values.get(name) for name in names]
         stack.extend(local.values())
         while stack:
             value = stack.pop()
@@ -109,10 +146,12 @@ class Secrets:
                 stack.extend(v for _, v in value.fields)
         return list(found.values())
 
-    def face_down(self, i: Interpreter) -> list[tuple[Entity, tuple[str, ...]]]:
+    def face_down(
+        self, i: Interpreter, holders: tuple[str, ...] | None = None
+    ) -> list[tuple[Entity, tuple[str, ...]]]:
         """Each piece with hidden attributes now, and which."""
         out = []
-        for piece in self.pieces(i.state.values, i.locals):
+        for piece in self.pieces(i.state.values, i.locals, holders):
             attrs = self.hidden_of(piece)
             if attrs:
                 out.append((piece, attrs))
@@ -133,7 +172,7 @@ class Secrets:
             piece.attrs[attr] = self.unknown(i, piece.kind, attr)
 
     @contextmanager
-    def masked(self, i: Interpreter) -> Iterator[None]:
+    def masked(self, i: Interpreter, holders: tuple[str, ...] | None = None) -> Iterator[None]:
         """The face-down pieces of the game read as their kinds' defaults while the block
         runs; the truth is put back after (re-entrant: the outermost mask puts it back)."""
         key = id(i)
@@ -146,7 +185,7 @@ class Secrets:
                 self._depth[key] = depth
             return
         saved: list[tuple[Entity, str, Any]] = []
-        for piece, attrs in self.face_down(i):
+        for piece, attrs in self.face_down(i, holders):
             for attr in attrs:
                 saved.append((piece, attr, piece.attrs.get(attr, _NO_DEFAULT)))
         self._depth[key] = 1
@@ -179,13 +218,18 @@ def secrets_of(checked: Checked) -> Secrets:
 
 
 @contextmanager
-def masked(i: Interpreter) -> Iterator[None]:
-    """``i``'s face-down pieces as their kinds' defaults while the block runs."""
+def masked(i: Interpreter, site: Any = None) -> Iterator[None]:
+    """``i``'s face-down pieces as their kinds' defaults while the block runs: the advice of
+    the ``choose`` at ``site`` (all of them without one) is worked out on what is seen."""
     secrets = secrets_of(i.c)
     if not secrets.rules:
         yield
         return
-    with secrets.masked(i):
+    holders = secrets.plan(site) if site is not None else secrets.holders
+    if holders is None:
+        yield
+        return
+    with secrets.masked(i, holders):
         yield
 
 
