@@ -202,7 +202,10 @@ def test_the_story_never_names_a_face_down_unit(tmp_path: Path) -> None:
         told += child.before
         child.sendline("")  # the posture, the column: the defaults
     told += child.before
-    assert "draw from eligible [13.1 C]: item 16 of 17: face-down unit in column A" in told
+    # a piece drawn is told by its cup, not by where it lay in it ("item 16 of 17" told which
+    # of the cup's pieces it was) nor by the column it sat in at an earlier combat
+    assert "drew face-down piece from cup A [13.1 C]" in told
+    assert not re.search(r"draw from eligible.*item \d+ of \d+", told)
     # every unit a War Mix cup can hold, by its printed name (war_mix.rk, [28.3])
     names = ["M 1-3t", "M 4-5t", "M 6t or more", "Asahi Maru", "Kiku Maru", "Diligent Escort"]
     names += ["AO", "AP", "DE", "DD", "CL", "CA", "CV", "BB", "Aircraft"]
@@ -260,3 +263,25 @@ def test_a_game_saved_by_run_goes_on_in_play(tmp_path: Path) -> None:
     again.expect(PROMPT)
     again.sendintr()
     again.expect(pexpect.EOF)
+
+
+def test_tdc_markers_are_not_on_screen_until_all_are_placed_14_14(tmp_path: Path) -> None:
+    """[14.14] "The player places TDC markers (without examining them) ... Once they are all
+    placed, TDC markers may not be moved." [14.15] "The player reveals the TDC markers and
+    selects targets for attack": no marker's value shows while they are placed; once all
+    are, they are told together and a target shows its marker."""
+    child = spawn(tmp_path, "rulebooks/silent_war", "--seed", "3")
+    enter_until(child, r"\? Place a TDC marker \([A-Za-z ]+\) on \[14\.14\]")
+    told = ""
+    while child.expect([r"\? Attack points for ([^\r\n]*) \[14\.15\]", PROMPT]) == 1:
+        told += child.before
+        child.sendline("")
+    told += child.before
+    placing, revealed, after = told.partition("the TDC markers are revealed [14.15]")
+    assert revealed, told
+    assert not re.search(r"tdc_pool.*item \d+ of \d+", placing)
+    assert not re.search(r"\.tdc[^\r\n]*-> ?-?\d", placing)
+    assert not re.search(r"TDC -?\d", placing)
+    assert re.search(r"TDC -?\d on ", after)
+    assert "TDC" in child.match.group(1)  # the question's subject shows its marker
+    stop_at_next_prompt(child)

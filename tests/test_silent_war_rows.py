@@ -277,7 +277,7 @@ def test_a_damaged_ship_has_asw_zero_and_is_easier_to_hit_18_2(silent_war: Check
     clear = game.v("weather", "clear")
     assert game.call("unit_asw", u=destroyer, weather=clear) > 0
     sub = game.sub_at_sea("Tautog", "Marshalls")
-    destroyer.attrs.update(revealed=True, column=sub.attrs["column"], tdc=0)
+    destroyer.attrs.update(revealed=True, column=sub.attrs["column"], tdc=0, tdc_shown=True)
     game.set(display=[destroyer])
     whole = game.call("target_value", sub=sub, target=destroyer)
     destroyer.attrs["damaged"] = True

@@ -317,8 +317,13 @@ def test_tender_capacity_is_one_more_than_the_counter_21_2(silent_war: Checked) 
 
 
 def unit(game: Game, **attrs: Any) -> Entity:
-    """A revealed Japanese piece in column B (the submarine's default column)."""
-    return game.call("unit", **{"column": game.v("column", "B"), "revealed": True, **attrs})
+    """A revealed Japanese piece in column B (the submarine's default column); a TDC marker
+    given is one turned face up [14.15] (views.rk: `hidden unit: tdc unless tdc_shown`)."""
+    shown = attrs.get("tdc") is not None
+    return game.call(
+        "unit",
+        **{"column": game.v("column", "B"), "revealed": True, "tdc_shown": shown, **attrs},
+    )
 
 
 def test_no_counterattack_when_all_revealed_asw_are_zero(silent_war: Checked) -> None:

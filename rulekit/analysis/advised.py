@@ -34,6 +34,7 @@ from rulekit.analysis.advised_situations import ADVISED_MAX_SITUATIONS, option_v
 from rulekit.analysis.prob import of_expression
 from rulekit.book.inputs import Target
 from rulekit.engine.dice import DiceSource, Die
+from rulekit.engine.hidden import hide_copies, pieces_copied
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.policy import DecisionRequest, DefaultPolicy
 from rulekit.engine.reach import contains
@@ -61,6 +62,8 @@ class Entry:
     args: dict[str, Any]
     entity_count: int
     log_at: int  # where the record of dice and decisions stood
+    # the copies of the pieces of hidden kinds, by the game's piece's id (engine.hidden)
+    pieces: dict[int, Any] = field(factory=dict)
 
 
 class _Frames(list[Frame]):
@@ -218,6 +221,7 @@ class Lookahead:
                 clone(frame.locals, memo),
                 i.entity_count,
                 len(self.log),
+                pieces_copied(i, frame.locals, memo),
             )
         )
         self.live += 1
@@ -311,6 +315,10 @@ class Lookahead:
         memo: dict[int, Any] = {}
         state = GameState(clone(entry.values, memo), clone(entry.entities, memo))
         args = clone(entry.args, memo)
+        if entry.pieces and self.interp is not None:
+            # what is face down at the decision reads as the player sees it: the look-ahead
+            # averages over the dice, not over the truth of a hidden piece (engine.hidden)
+            hide_copies(self.interp, entry.pieces, memo)
         replay = Interpreter(self.checked, tape, tape, state, DEFAULT_STEP_BUDGET)
         replay.muted = True
         replay.entity_count = entry.entity_count

@@ -28,6 +28,7 @@ from rulekit.analysis.situations import Situation, TooManySituations
 from rulekit.book.inputs import Target
 from rulekit.engine.codegen_blocks import blocks
 from rulekit.engine.dice import DiceNeeded
+from rulekit.engine.hidden import hide_copies
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET
 from rulekit.engine.policy import DecisionRequest, DefaultPolicy
 from rulekit.engine.program import program_for
@@ -90,6 +91,7 @@ def option_values(
     memo: dict[int, Any] = {}
     state = GameState(clone(game.state.values, memo), clone(game.state.entities, memo))
     local = clone(frame.locals, memo)
+    hide_copies(game, memo, None)  # face-down pieces: as the player sees them
     args = clone(entry.args, {})  # as the procedure was entered (the goal reads them)
     start = Situation(block, local, state, game.entity_count, args, {})
     while True:

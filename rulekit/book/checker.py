@@ -19,7 +19,7 @@ from rulekit.book.loader import load_rulebook
 from rulekit.book.provenance import cell_reasons
 from rulekit.book.rulebook import Rulebook
 from rulekit.book.tables import CompiledTable, TableDim, TableReader, coverage
-from rulekit.book.views import check_views
+from rulekit.book.views import check_hidden, check_views
 from rulekit.engine.dice import Die, faces_of
 from rulekit.engine.values import EnumValue, MarkerValue
 from rulekit.errors import MAX_DIE_FACES, Diagnostic, RulebookInvalid, did_you_mean
@@ -182,6 +182,7 @@ class Checker(ExprChecker):
         for sequence in self.book.sequences.values():
             self._sequence(sequence)
         check_views(self)
+        check_hidden(self)
         return Checked(
             self.book,
             self.vocab,

@@ -290,6 +290,9 @@ class _Loader:
                 self._duplicate(f"view {decl.name}", decl.span, book.views[decl.name].span)
             book.views[decl.name] = decl
             return
+        if isinstance(decl, n.HiddenDecl):
+            book.hidden.append(decl)
+            return
         if isinstance(decl, n.SequenceDecl):
             if decl.name in book.sequences:
                 self._duplicate(f"sequence {decl.name}", decl.span, book.sequences[decl.name].span)

@@ -39,6 +39,7 @@ class Rulebook:
     variants: list[str] = field(factory=list)  # the variants applied, base first
     patches: dict[str, list[n.SetCells]] = field(factory=dict)  # table cells set by changes
     views: dict[str, n.ViewDecl] = field(factory=dict)  # what a player sees (rulekit play)
+    hidden: list[n.HiddenDecl] = field(factory=list)  # what no player may know
 
     @property
     def sequence(self) -> n.SequenceDecl | None:

@@ -3,7 +3,8 @@
 ``view status = P``: P takes no arguments (or only ones with defaults) and returns text or
 a list of text, the lines of the status view. ``view T = P`` for a kind, enum or record T:
 P takes one T and returns text, how such a value shows in prompts and options (a face-down
-unit shows its position, not its identity).
+unit shows its position, not its identity). ``hidden KIND: A, B unless F``: A and B are
+attributes of KIND, F a bool attribute; ``hidden POOL``: POOL a state list.
 """
 
 from __future__ import annotations
@@ -60,3 +61,42 @@ def check_views(c: _Reporter) -> None:
             c.err(f"view {view.name}: {proc.name} must take one {view.name}", view.span)
         if not t.assignable(returns, t.TEXT):
             c.err(f"view {view.name}: {proc.name} must return text", view.span)
+
+
+def check_hidden(c: _Reporter) -> None:
+    """Report a ``hidden`` declaration naming what does not exist, or the wrong shapes."""
+    book = c.book
+    for decl in book.hidden:
+        kind = book.kinds.get(decl.name)
+        if not decl.attrs:
+            state = book.states.get(decl.name)
+            if state is None:
+                c.err(
+                    f"hidden {decl.name}: there is no state variable '{decl.name}'",
+                    decl.span,
+                    hint=did_you_mean(decl.name, list(book.states))
+                    or (f"hidden {decl.name}: ATTR, ... unless ATTR" if kind else None),
+                )
+            elif not isinstance(c.type_of(state.type), t.ListT):
+                c.err(f"hidden {decl.name}: a hidden pool must be a list", decl.span)
+            continue
+        if kind is None:
+            c.err(
+                f"hidden {decl.name}: there is no kind '{decl.name}'",
+                decl.span,
+                hint=did_you_mean(decl.name, list(book.kinds)),
+            )
+            continue
+        fields = {f.name: f for f in kind.fields}
+        for attr in (*decl.attrs, decl.unless or ""):
+            if attr not in fields:
+                c.err(
+                    f"hidden {decl.name}: a {decl.name} has no attribute '{attr}'",
+                    decl.span,
+                    hint=did_you_mean(attr, list(fields)),
+                )
+        flag = fields.get(decl.unless or "")
+        if flag is not None and not t.assignable(c.type_of(flag.type), t.BOOL):
+            c.err(f"hidden {decl.name}: '{decl.unless}' must be a bool attribute", decl.span)
+        if decl.unless in decl.attrs:
+            c.err(f"hidden {decl.name}: '{decl.unless}' cannot hide itself", decl.span)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from rulekit.engine.hidden import masked
 from rulekit.engine.memo import CallMemo
 from rulekit.engine.policy import DecisionRequest
 from rulekit.engine.trace import DecisionEvent
@@ -52,7 +53,12 @@ class ChooseSite:
 def choose(i: Interpreter, site: ChooseSite, options: Any, default_of: Suggestion | None) -> None:
     """``choose``, after its step: the options were evaluated first."""
     options = i._iterate(options, site.options_span)
-    default = _default(i, default_of, options) if default_of is not None else None
+    default = None
+    if default_of is not None:
+        # the advice is worked out on what the player can see: face-down pieces read as
+        # their kinds' defaults (rulekit.engine.hidden)
+        with masked(i, site):
+            default = _default(i, default_of, options)
     decided(i, site.name, site.title, site.span, options, default, default_of is not None)
 
 

@@ -500,6 +500,15 @@ class AstBuilder(Transformer[Token, n.Module]):
         name, procedure, ref, title = c
         return n.ViewDecl(str(name), str(procedure), ref, self._title(title), span=self._span(meta))
 
+    def hidden_decl(self, meta: Meta, c: list[Any]) -> n.HiddenDecl:
+        # c: the kind or pool, then the attributes and the "unless" attribute (or a None for
+        # each when the optional part is absent), then ref and title
+        name, *middle, ref, title = c
+        names = [str(x) for x in middle if x is not None]
+        attrs, unless = (tuple(names[:-1]), names[-1]) if names else ((), None)
+        span = self._span(meta)
+        return n.HiddenDecl(str(name), attrs, unless, ref, self._title(title), span=span)
+
     def replace_change(self, meta: Meta, c: list[Any]) -> n.Replace:
         return n.Replace(c[0], span=self._span(meta))
 

@@ -334,7 +334,8 @@ class PlaySession:
             self.write(f"=== Turn {self.game.turn} (resumed)")
             self._status()
         top = min(e.depth for e in events) if events else None  # the turn's phases
-        for line in story(events[self.shown :], decisions=False, top=top):
+        assert self.viewer is not None
+        for line in story(self.viewer.conceal(events[self.shown :]), decisions=False, top=top):
             self.write(line)
         self.shown = len(events)
 
@@ -427,7 +428,9 @@ class PlaySession:
             self._status()
             return None
         if word == "log":
-            for line in story(interp.trace.events, every=rest.strip() == "all"):
+            assert self.viewer is not None
+            shown = self.viewer.conceal(interp.trace.events)
+            for line in story(shown, every=rest.strip() == "all"):
                 self.write(line)
             return None
         if word == "save":

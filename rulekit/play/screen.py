@@ -16,15 +16,18 @@ from rulekit.book.check_exprs import placeholders
 from rulekit.book.checker import Checked
 from rulekit.book.views import STATUS
 from rulekit.engine.dice import ForcedDice
+from rulekit.engine.hidden import secrets_of
 from rulekit.engine.interpreter import Interpreter
 from rulekit.engine.policy import DecisionRequest, DefaultPolicy
 from rulekit.engine.trace import (
     CallEvent,
     CheckEvent,
     DecisionEvent,
+    DrawEvent,
     Event,
     NoteEvent,
     ReturnEvent,
+    SetEvent,
     render_event,
     show_value,
 )
@@ -59,6 +62,8 @@ class Viewer:
         self.side = Interpreter(checked, ForcedDice([]), DefaultPolicy(), game_interp.state)
         self._exprs: dict[str, Any] = {}
         self._busy = False  # a view running: the pieces it writes show by their labels
+        self.secrets = secrets_of(checked)
+        self._faces_down: set[str] = set()  # how face-down pieces were written
 
     def _call(self, procedure: str, args: dict[str, Any]) -> Any:
         try:
@@ -116,7 +121,43 @@ class Viewer:
         if self._busy or piece.kind not in self.views:
             return label
         shown = self.label(piece)
-        return label if label in shown else shown
+        if label in shown:
+            return label
+        self._faces_down.add(shown)
+        return shown
+
+    def conceal(self, events: Sequence[Event]) -> list[Event]:
+        """``events`` as the player may read them (the rulebook's ``hidden`` declarations,
+        rulekit.engine.hidden): a draw of a face-down piece, or from a hidden pool, says
+        neither which item nor where it lay in the pool; a hidden attribute of a piece still
+        face down shows no value."""
+        secrets = self.secrets
+        secret_sets: set[str] = set()
+        if secrets.active:
+            for piece, attrs in secrets.face_down(self.game):
+                shown = self.face(piece)
+                secret_sets.update(f"{shown}.{attr}" for attr in attrs)
+            # an attribute set while hidden, its piece turned up later in these events (TDC
+            # markers placed, then revealed together): hidden when it was set
+            flags = secrets.flags()
+            for e in reversed(events):
+                if not isinstance(e, SetEvent) or e.added is not None:
+                    continue
+                head, _, attr = e.target.rpartition(".")
+                if attr in flags and e.new is True:
+                    secret_sets.update(f"{head}.{a}" for a in flags[attr])
+        out: list[Event] = []
+        for e in events:
+            if isinstance(e, DrawEvent) and (
+                e.pool in secrets.pools or (isinstance(e.item, str) and e.item in self._faces_down)
+            ):
+                what = f"a face-down marker from {e.pool}" if e.pool in secrets.pools else e.item
+                out.append(NoteEvent(e.depth, f"drew {what}", e.rule))
+            elif isinstance(e, SetEvent) and e.target in secret_sets and e.added is None:
+                out.append(NoteEvent(e.depth, f"{e.target} set face down", e.rule))
+            else:
+                out.append(e)
+        return out
 
     def interpolate(self, text: str) -> str:
         """A prompt with its ``{name}`` / ``{name.attr}`` filled from the deciding procedure:

@@ -26,6 +26,7 @@ __all__ = [
     "EnumDecl",
     "EnumMember",
     "FieldDecl",
+    "HiddenDecl",
     "Include",
     "KindDecl",
     "MarkerDecl",
@@ -554,6 +555,25 @@ class ViewDecl:
     span: Span = span_field()
 
 
+@frozen
+class HiddenDecl:
+    """``hidden KIND: A, B unless F`` or ``hidden POOL``: what no player may know.
+
+    For a kind: while a piece's bool attribute ``unless`` is false, its attributes ``attrs``
+    are hidden (the front of a face-down counter): every decision policy decides as if they
+    held the kind's declared defaults, and ``rulekit play`` does not tell them. For a state
+    list (``attrs`` empty): draws from it are face down, so the story does not tell which
+    item was drawn nor where it lay (rulekit.engine.hidden).
+    """
+
+    name: str
+    attrs: tuple[str, ...]
+    unless: str | None
+    ref: RuleRef | None = None
+    title: str | None = None
+    span: Span = span_field()
+
+
 Decl = (
     RulebookHeader
     | Include
@@ -580,6 +600,7 @@ Decl = (
     | PhaseChange
     | UseOption
     | ViewDecl
+    | HiddenDecl
 )
 
 
