@@ -2,20 +2,63 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
 from rulekit.cli.show import err, out
 from rulekit.errors import InputError, error
 from rulekit.play.sim_summary import ending_group
+
+# How often a run whose stderr is not a terminal says how far it is (a line, not a bar).
+PROGRESS_LINE_SECONDS = 10.0
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a batch system's stop, `kill`), handled as Ctrl-C is: what finished is kept."""
+
+
+@contextlib.contextmanager
+def stopped_by_sigterm() -> Iterator[None]:
+    """While a simulation runs, SIGTERM stops it as Ctrl-C does (shards in flight given up,
+    finished ones kept in --out, the cursor restored), then the old handler comes back."""
+
+    def stop(signum: int, frame: Any) -> None:
+        raise Terminated()
+
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals are the main thread's; a run in a thread (tests) keeps them
+        return
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def _check_policy(policy: str) -> None:
@@ -81,6 +124,7 @@ def run_simulate(
         make_advised(checked, policy)  # a goal that does not parse: before any game
     _check_extras(scheduler, out_dir, plot)
     played = 0
+    done = 0  # played or read back from --out
     began = time.perf_counter()
     columns = [
         TextColumn("{task.description}"),
@@ -88,44 +132,64 @@ def run_simulate(
         MofNCompleteColumn(),
         TextColumn("{task.fields[rate]}"),
         TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
     ]
+    # not a terminal (a log, a batch job): a plain line now and then instead of a bar
+    quiet_lines = as_json or err.is_terminal
+    last_line = began
     with Progress(
         *columns, console=err, transient=True, disable=as_json or not err.is_terminal
     ) as bar:
         task = bar.add_task("simulating", total=runs, rate="")
 
+        def line_now_and_then() -> None:
+            nonlocal last_line
+            now = time.perf_counter()
+            if quiet_lines or now - last_line < PROGRESS_LINE_SECONDS:
+                return
+            last_line = now
+            rate = played / max(now - began, 1e-9)
+            left = f", about {_duration((runs - done) / rate)} left" if rate > 0 else ""
+            err.print(Text(f"simulate: {done:,}/{runs:,} games, {rate:.2f} games/s{left}"))
+
         def progress(games: int) -> None:
-            nonlocal played
+            nonlocal played, done
             played += games
+            done += games
             rate = played / max(time.perf_counter() - began, 1e-9)
             bar.update(task, advance=games, rate=f"{rate:.2f} games/s")
+            line_now_and_then()
 
         def resumed(games: int) -> None:
+            nonlocal done
+            done += games
             bar.update(task, advance=games)
 
         try:
-            result = simulate(
-                rulebook,
-                scenario,
-                runs,
-                seed,
-                workers,
-                policy,
-                turns,
-                progress,
-                options,
-                scheduler=scheduler,
-                shard_size=shard_size,
-                out=out_dir,
-                csv=csv_file,
-                resumed=resumed,
-                max_steps=max_steps,
-            )
-        except KeyboardInterrupt:
-            bar.stop()
+            with stopped_by_sigterm():
+                result = simulate(
+                    rulebook,
+                    scenario,
+                    runs,
+                    seed,
+                    workers,
+                    policy,
+                    turns,
+                    progress,
+                    options,
+                    scheduler=scheduler,
+                    shard_size=shard_size,
+                    out=out_dir,
+                    csv=csv_file,
+                    resumed=resumed,
+                    max_steps=max_steps,
+                )
+        except KeyboardInterrupt as stop:
+            bar.stop()  # the bar's line goes and the cursor comes back
             again = f"; the same command resumes from {out_dir}" if out_dir else ""
             err.print(Text(f"stopped after {played} game(s){again}"))
-            sys.exit(130)
+            sys.exit(143 if isinstance(stop, Terminated) else 130)
     seconds = time.perf_counter() - began
     result.run |= {"played": played, "seconds": round(seconds, 3), "scheduler": scheduler}
     if plot is not None:

@@ -145,6 +145,7 @@ def simulate(
         "turns": turns,
         "max_steps": max_steps,
         "names": names,
+        "asked": {"first_seed": seed, "runs": runs},  # what report counts as still to play
     }
     size = shard_size or default_shard_size(runs, workers)
     store = None
@@ -257,10 +258,17 @@ def report(directory: str) -> tuple[SimulationResult, list[tuple[int, int]]]:
         done.append(shard)
     if not done:
         raise InputError([error(f"{directory} holds no finished shard yet", where="DIR")])
+    recorded = manifest.get("asked")
+    asked: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
     first, last = done[0][0], max(b for _, b in done)
+    try:
+        first = min(first, int(asked["first_seed"]))
+        last = max(last, int(asked["first_seed"]) + int(asked["runs"]))
+    except (KeyError, TypeError, ValueError):
+        pass  # a study written before it recorded what was asked: its shards' range
     missing = []
     at = first
-    for a, b in done:
+    for a, b in [*done, (last, last)]:
         if a > at:
             missing.append((at, a))
         at = max(at, b)
