@@ -25,7 +25,7 @@ default, ...").
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any
 
 from attrs import define, field, frozen
 
@@ -61,23 +61,6 @@ class Entry:
     args: dict[str, Any]
     entity_count: int
     log_at: int  # where the record of dice and decisions stood
-
-
-class _Frames(list[Frame]):
-    """The interpreter's stack of frames, telling the look-ahead of each call and return."""
-
-    def __init__(self, frames: list[Frame], watcher: Lookahead) -> None:
-        super().__init__(frames)
-        self.watcher = watcher
-
-    def append(self, frame: Frame) -> None:
-        super().append(frame)
-        self.watcher.entered(frame)
-
-    def pop(self, index: SupportsIndex = -1) -> Frame:
-        frame = super().pop(index)
-        self.watcher.left()
-        return frame
 
 
 @define
@@ -198,7 +181,7 @@ class Lookahead:
     def attach(self, interp: Interpreter) -> None:
         """Watch ``interp``'s calls (from before the scenario's set-up runs)."""
         self.interp = interp
-        interp.frames = _Frames(list(interp.frames), self)
+        interp.watch_calls(self)
         self.entries = [None] * len(interp.frames)
 
     def entered(self, frame: Frame) -> None:
@@ -208,7 +191,7 @@ class Lookahead:
             return
         if self.live == 0 and not isinstance(i.dice, _Recording):
             self.log.clear()
-            i.dice = _Recording(i.dice, self.log)
+            i.use_dice(_Recording(i.dice, self.log))
         memo: dict[int, Any] = {}
         self.entries.append(
             Entry(
@@ -228,7 +211,7 @@ class Lookahead:
         self.live -= 1
         i = self.interp
         if self.live == 0 and i is not None and isinstance(i.dice, _Recording):
-            i.dice = i.dice.inner  # between procedures the game's own dice (saves read them)
+            i.use_dice(i.dice.inner)  # between procedures the game's own dice (saves read them)
             self.log.clear()
 
     def decided(self, request: DecisionRequest, index: int) -> None:
@@ -312,8 +295,8 @@ class Lookahead:
         state = GameState(clone(entry.values, memo), clone(entry.entities, memo))
         args = clone(entry.args, memo)
         replay = Interpreter(self.checked, tape, tape, state, DEFAULT_STEP_BUDGET)
-        replay.muted = True
-        replay.entity_count = entry.entity_count
+        replay.mute()
+        replay.resume(state, entry.entity_count)
         result = replay.call(entry.procedure, args)
         after = f", after procedure '{entry.procedure}' (where a decision is advised)"
         tracks = self.checked.book.tracks

@@ -277,7 +277,7 @@ class Gen(Operators, Calls, Locals):
             self._step(s.span, here)
             t = w.temp()
             source = self.expr(s.iterable)
-            w.line(f"for {t} in i._iterate({source}, {w.const(s.iterable.span)}):")
+            w.line(f"for {t} in _iterate(i, {source}, {w.const(s.iterable.span)}):")
             w.level += 1
             w.line(f"{self._target(s.var)} = {t}")
             known = set(self.known)
@@ -308,13 +308,13 @@ class Gen(Operators, Calls, Locals):
         elif isinstance(s, n.Assign):
             self._step(s.span, here)
             value, head, span = self.expr(s.value), s.target[0], w.const(s.span)
-            obj = f"i._name_value({head!r}, {span})"
+            obj = f"_name_value(i, {head!r}, {span})"
             if head in self.known:
                 obj = self._local(head)
             elif head in self.local:
                 obj = self._local(head, obj)
             for name in s.target[1:-1]:
-                obj = f"i._attr({obj}, {name!r}, {span})"
+                obj = f"_attr_any(i, {obj}, {name!r}, {span})"
             w.line(f"_assign_attr(i, {value}, {obj}, {w.const(s.target)}, {s.op!r}, {span})")
         elif isinstance(s, n.Choose):
             self._step(s.span, here)
@@ -385,7 +385,7 @@ class Gen(Operators, Calls, Locals):
                 if sign in "+-"
                 else None
             )
-            slow = f"i._arith({sign!r}, {old}, {value}, {span})"
+            slow = f"_arith(i, {sign!r}, {old}, {value}, {span})"
             combined = (
                 f"({fast} if type({old}) is int and type({value}) is int else {slow})"
                 if fast is not None
@@ -420,7 +420,7 @@ class Gen(Operators, Calls, Locals):
             w.line(f"{new} = _clamp(_plain({new}), {track.low!r}, {track.high!r})")
         w.line(f"{values}[{head!r}] = {new}")
         w.line(f"i.changed.add({head!r})")
-        w.line(f"i._record_change({head!r}, {old}, {new})")
+        w.line(f"_record_change(i, {head!r}, {old}, {new})")
         w.level -= 1
         w.line("else:")
         w.line(f"    {local} = {value}")
@@ -506,7 +506,7 @@ class Gen(Operators, Calls, Locals):
             return f"({then} if {cond} else {self.expr(e.otherwise)})"
         if isinstance(e, n.UnaryOp):
             t, operand = w.temp(), self.expr(e.operand)
-            slow = f"i._arith('-', 0, {t}, {w.const(e.span)})"  # unary + negates too
+            slow = f"_arith(i, '-', 0, {t}, {w.const(e.span)})"  # unary + negates too
             return f"(-{t} if type({t} := {operand}) is int else {slow})"
         if isinstance(e, n.BinOp):
             return self._binop(e)
@@ -544,7 +544,7 @@ class Gen(Operators, Calls, Locals):
             elif head in self.local:
                 value = self._local(head, value)
             for attr in attrs:
-                value = f"i._attr({value}, {attr!r}, {w.const(span)})"
+                value = f"_attr_any(i, {value}, {attr!r}, {w.const(span)})"
             parts.append(f"({w.const('{' + dotted + '}')}, _show({value})), ")
         return f"_fill(i, {w.const(span)}, {w.const(text)}, ({''.join(parts)}))"
 
@@ -571,7 +571,7 @@ class Gen(Operators, Calls, Locals):
             items = sub.temp()
             sub.line(f"{items} = _plain({self.expr(iterable)})")
             sub.line(f"if type({items}) is not tuple:")
-            sub.line(f"    {items} = i._iterate({items}, {sub.const(iterable.span)})")
+            sub.line(f"    {items} = _iterate(i, {items}, {sub.const(iterable.span)})")
             sub.line(f"_charge(i, len({items}), {sub.const(iterable.span)})")  # a step per item
             saved, item, values = sub.temp(), sub.temp(), sub.temp()
             sub.line(f"{values} = []")
@@ -679,7 +679,7 @@ class Gen(Operators, Calls, Locals):
             return f"_attr_noted(i, {obj}, {a!r}, {w.const(kinds)}, {w.const(e.span)})"
         return (
             f"({t}.attrs[{a!r}] if type({t} := {obj}) is _Entity and {a!r} in {t}.attrs "
-            f"else i._attr({t}, {a!r}, {w.const(e.span)}))"
+            f"else _attr_any(i, {t}, {a!r}, {w.const(e.span)}))"
         )
 
 
