@@ -170,6 +170,11 @@ _UNKNOWN = object()
 _STRAIGHT = (n.Let, n.Return, n.ExprStmt, n.Require, n.NoteStmt, n.Pass, n.Assign)
 
 
+def _leaves(body: tuple[n.Stmt, ...]) -> bool:
+    """Whether a body certainly ends by leaving the function (its last statement returns)."""
+    return bool(body) and isinstance(body[-1], n.Return)
+
+
 class Gen(Operators, Calls, Locals):
     """Writes the statements and expressions of one procedure."""
 
@@ -210,17 +215,23 @@ class Gen(Operators, Calls, Locals):
         self.ref_held = _UNKNOWN
 
     def block(
-        self, body: tuple[n.Stmt, ...], inherited: n.RuleRef | None, rule: n.RuleRef | None
+        self,
+        body: tuple[n.Stmt, ...],
+        inherited: n.RuleRef | None,
+        rule: n.RuleRef | None,
+        entered_with: n.RuleRef | object | None = _UNKNOWN,
     ) -> None:
-        """A nested body: what it binds is known only inside it (it may not run)."""
+        """A nested body: what it binds is known only inside it (it may not run). It is
+        entered with ``entered_with`` in i.ref (a branch: its condition's), else with any
+        (a loop's body begins again after its end)."""
         if not body:
             self.w.line("pass")
-        self.ref_held = _UNKNOWN  # a loop's body begins again after its end
+        self.ref_held = entered_with
         known = set(self.known)
         for s in body:
             self.statement(s, inherited, rule)
-            if not isinstance(s, _STRAIGHT):
-                self.ref_held = _UNKNOWN  # branches, loops, decisions, helpers
+            if not isinstance(s, _STRAIGHT) and not isinstance(s, n.If):
+                self.ref_held = _UNKNOWN  # loops, decisions, helpers (an if: see _if)
         self.known = known
 
     def _bound_here(self, name: str) -> None:
@@ -298,8 +309,9 @@ class Gen(Operators, Calls, Locals):
             if self.traced:
                 c = cited.text if cited else None
                 w.line(f"i.trace.events.append(_NoteEvent(i.depth, {text}, {c!r}))")
-            else:
+            elif placeholders(s.text):
                 w.line(text)  # what it reads may be provisional, and so noted
+            # (untraced, a text with nothing to fill in builds nothing)
         elif isinstance(s, n.Pass):
             self._step(s.span, here)
         elif isinstance(s, n.Assign) and len(s.target) == 1:
@@ -405,14 +417,17 @@ class Gen(Operators, Calls, Locals):
             w.line("else:")
             w.line(f"    {local} = {value}")
             return
-        keyword = "if"
-        if head in self.local:
+        # certainly the state variable (may_be_local) unless it may be a local: the state
+        # always holds it
+        certain = head not in self.local
+        if certain:
+            w.line(f"{values} = i.state.values")
+        else:
             w.line(f"if {bound}:")
             w.line(f"    {old} = {local}")
             w.line(f"    {local} = {combined}")
-            keyword = "elif"
-        w.line(f"{keyword} {head!r} in ({values} := i.state.values):")
-        w.level += 1
+            w.line(f"elif {head!r} in ({values} := i.state.values):")
+            w.level += 1
         w.line(f"{old} = {values}[{head!r}]")
         w.line(f"{new} = {combined}")
         track = self.comp.book.tracks.get(head)
@@ -421,9 +436,10 @@ class Gen(Operators, Calls, Locals):
         w.line(f"{values}[{head!r}] = {new}")
         w.line(f"i.changed.add({head!r})")
         w.line(f"_record_change(i, {head!r}, {old}, {new})")
-        w.level -= 1
-        w.line("else:")
-        w.line(f"    {local} = {value}")
+        if not certain:
+            w.level -= 1
+            w.line("else:")
+            w.line(f"    {local} = {value}")
 
     def _if(
         self,
@@ -436,23 +452,36 @@ class Gen(Operators, Calls, Locals):
         w = self.w
         w.line("i.steps += 1")
         w.line(f"if i.steps > i.max_steps: raise i.over_budget({w.const(s.span)})")
-        if len(s.branches) > 1:
-            w.line(f"i.ref = {w.const(here)}")
+        # i.ref as each way out leaves it: each branch's end, and, with no otherwise, the
+        # last condition's (a branch that returns leaves no way out). A condition's calls
+        # restore i.ref, so it holds the condition's own rule in the branch and after.
+        held, ends = self.ref_held, []
         opened = 0
         for k, b in enumerate(s.branches):
             w.span = b.span
-            w.line(f"i.ref = {w.const(b.ref or base)}")
+            cited = b.ref or base
+            if cited is not held:
+                w.line(f"i.ref = {w.const(cited)}")
+            held = cited
             w.line(f"if {self.check(b.cond, b.ref)}:")
             w.level += 1
-            self.block(b.body, b.ref or inherited, rule)
+            self.block(b.body, b.ref or inherited, rule, cited)
+            if not _leaves(b.body):
+                ends.append(self.ref_held)
             w.level -= 1
             if k < len(s.branches) - 1 or s.otherwise:
                 w.line("else:")
                 w.level += 1
                 opened += 1
         if s.otherwise:
-            self.block(s.otherwise, inherited, rule)
+            self.block(s.otherwise, inherited, rule, held)
+            if not _leaves(s.otherwise):
+                ends.append(self.ref_held)
+        else:
+            ends.append(held)
         w.level -= opened
+        first = ends[0] if ends else _UNKNOWN
+        self.ref_held = first if all(e is first for e in ends) else _UNKNOWN
 
     def check(self, cond: n.Expr, ref: n.RuleRef | None) -> str:
         """A condition; one that cites a rule is shown in the (traced) trace."""
@@ -698,13 +727,19 @@ def _may_be_local(comp: Program, decl: n.ProcedureDecl) -> frozenset[str]:
     """may_be_local, worked out once per procedure (both its functions need it)."""
     known = comp.locals_of.get(decl.name)
     if known is None:
-        known = comp.locals_of[decl.name] = may_be_local(decl.params, decl.body)
+        known = comp.locals_of[decl.name] = may_be_local(decl.params, decl.body, comp.book)
     return known
 
 
-def may_be_local(params: tuple[n.Param, ...], nodes: tuple[Any, ...]) -> frozenset[str]:
+def may_be_local(
+    params: tuple[n.Param, ...], nodes: tuple[Any, ...], book: Any = None
+) -> frozenset[str]:
     """The names a procedure's locals may hold: parameters, and what its statements and
-    comprehensions bind (a value assigned to a name that is no state variable is a local)."""
+    comprehensions bind (a value assigned to a name that is no state variable is a local).
+    Given the ``book``, a name assigned that is a state variable or track and bound no other
+    way is left out: the state always holds it (see Gen._member), so the assignment always
+    writes the state, and the name is read from the state with no test of a local."""
+    state = (set(book.states) | set(book.tracks)) if book is not None else set()
     names = {p.name for p in params}
     stack: list[Any] = list(nodes)
     while stack:
@@ -712,7 +747,8 @@ def may_be_local(params: tuple[n.Param, ...], nodes: tuple[Any, ...]) -> frozens
         if isinstance(node, n.Let | n.Choose):
             names.add(node.name)
         elif isinstance(node, n.Assign):
-            names.add(node.target[0])
+            if node.target[0] not in state:
+                names.add(node.target[0])
         elif isinstance(node, n.ForEach | n.ListComp | n.Aggregate):
             names.add(node.var)
         for field in getattr(type(node), "__attrs_attrs__", ()):

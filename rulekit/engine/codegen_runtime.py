@@ -405,6 +405,9 @@ def _table_missing(i: Interpreter, site: TableSite, given: tuple[Any, ...]) -> A
     raise AssertionError("no dimension is missing")
 
 
+_BELOW = Cell(None, None)  # what a value below a threshold table's first line finds
+
+
 def _row(site: TableSite, key: tuple[Any, ...]) -> tuple[Cell, list[str], str | None] | None:
     """The row of plain int or enum values, remembered; None for any other look-up."""
     if not all(type(v) in _KEYED for v in key):
@@ -412,8 +415,13 @@ def _row(site: TableSite, key: tuple[Any, ...]) -> tuple[Cell, list[str], str | 
     table = site.table
     try:
         cell, path = table.lookup(list(key))
-    except LookupMiss:
-        return None
+    except LookupMiss as miss:
+        if miss.dim.kind != "threshold":
+            return None  # an error (lookups._missed), never remembered
+        # below the first line of a threshold: no entry, as lookups._missed traces it
+        below = f"below {miss.keys[0] if miss.keys else 'every line'}"
+        hit = site.found[key] = (_BELOW, [below], None)
+        return hit
     if cell.action is not None:
         return None
     row = [k.printed for k in path]
