@@ -420,8 +420,9 @@ def _row(site: TableSite, key: tuple[Any, ...]) -> tuple[Cell, list[str], str | 
             return None  # an error (lookups._missed), never remembered
         # below the first line of a threshold: no entry, as lookups._missed traces it
         below = f"below {miss.keys[0] if miss.keys else 'every line'}"
-        hit = site.found[key] = (_BELOW, [below], None)
-        return hit
+        missed: tuple[Cell, list[str], str | None] = (_BELOW, [below], None)
+        site.found[key] = missed
+        return missed
     if cell.action is not None:
         return None
     row = [k.printed for k in path]
