@@ -99,7 +99,7 @@ def bench_reference(book: Checked, n: int, traced: bool = True) -> tuple[float, 
     simulate and prob may), and of the hand-written reference."""
     cases = situations(n)
     interp = Interpreter(book, SeededDice(5), DefaultPolicy())
-    interp.muted = not traced
+    interp.mute(not traced)
     start = time.perf_counter()
     for torpedo, ships in cases:
         interp.state.values.update(torpedo=torpedo, ships_sunk=ships, torpedo_line_tried=None)
@@ -128,7 +128,7 @@ def bench_combat_round(book: Checked, n: int, traced: bool = True) -> tuple[floa
     for seed in range(n):
         interp = Interpreter(book, SeededDice(seed), DefaultPolicy())
         ready.append((interp, bind_inputs(book, target, interp, given, [])))
-        interp.muted = not traced
+        interp.mute(not traced)
     start = time.perf_counter()
     for interp, args in ready:
         interp.call("combat_round", args)

@@ -62,7 +62,7 @@ def play(job: tuple[int, str]) -> dict[str, Any]:
     assert _BOOK is not None
     start = time.perf_counter()
     game = new_game(_BOOK, scenario, seed, "default")
-    game.interp.muted = True  # untraced: the figures are read from the state
+    game.interp.mute(True)  # untraced: the figures are read from the state
     values = game.interp.state.values
     torpedo, period, year = values["torpedo"], values["war_period"], values["year"]
     torpedo_steps: list[tuple[int, str]] = []

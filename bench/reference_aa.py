@@ -71,7 +71,7 @@ def bench_aa(book: Checked, n: int, traced: bool = True) -> tuple[float, float]:
     """Seconds per [A2] look-up (its roll, modifiers and row) and per hand-written call."""
     cases = aa_situations(n)
     interp = Interpreter(book, SeededDice(5), DefaultPolicy())
-    interp.muted = not traced
+    interp.mute(not traced)
     start = time.perf_counter()
     for state in cases:
         set_state(interp, state)

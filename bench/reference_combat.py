@@ -892,7 +892,7 @@ def _rulekit_ready(
     target = find_target(book, "combat_round", ("procedure",))
     interp = Interpreter(book, SeededDice(seed), DefaultPolicy())
     args = bind_inputs(book, target, interp, given, [])
-    interp.muted = not traced
+    interp.mute(not traced)
     return interp, args
 
 

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pickle
+import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
+from rulekit.book.loader import shown_path
 from rulekit.language import cache, parser
 from rulekit.language import nodes as n
 from rulekit.language.parser import parse
@@ -219,3 +223,121 @@ def test_the_parser_tables_from_the_cache_parse_alike(
     parser.build_parser.cache_clear()
     assert parse(text, "combat.rk") == expected  # built anew
     assert not marker.exists()
+
+
+# ---- where the cache reads: only a private folder of this user's ----------------------------
+
+
+def _plant(where: Path, path: str) -> None:
+    """A well-formed entry for TEXT at ``path`` whose nodes are another text's: taken, it
+    would make the rulebook say what its file does not (anyone can compute an entry's key)."""
+    key = hashlib.sha256(cache._code_stamp() + path.encode() + b"\0" + TEXT.encode()).hexdigest()
+    other = cache.encode_nodes(parse(TEXT.replace("3", "99"), path), path)
+    where.mkdir(parents=True, exist_ok=True)
+    (where / f"parse-{key}.json").write_text(
+        json.dumps({"format": cache.FORMAT, "key": key, "data": other}), encoding="utf-8"
+    )
+
+
+def _parsed_anew(path: str = "a.rk") -> bool:
+    counting = CountingParse()
+    module = cache.cached_parse(TEXT, path, counting)
+    assert module == parse(TEXT, path)  # never the planted nodes
+    return counting.calls == 1
+
+
+def test_the_planted_entry_would_be_taken_from_a_private_folder(folder: Path) -> None:
+    # the check of the tests below: in the cache's own folder the planted entry is read
+    # (the cache trusts its own private folder, as any user's cache does)
+    _plant(folder, "a.rk")
+    counting = CountingParse()
+    assert cache.cached_parse(TEXT, "a.rk", counting) != parse(TEXT, "a.rk")
+    assert counting.calls == 0
+
+
+def test_the_cache_folder_is_created_user_only(folder: Path) -> None:
+    cache.cached_parse(TEXT, "a.rk", CountingParse())
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert len(list(folder.glob("parse-*.json"))) == 1
+
+
+def test_a_folder_of_ours_others_may_read_is_made_user_only(folder: Path) -> None:
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    cache.cached_parse(TEXT, "a.rk", CountingParse())
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o775, 0o1777, 0o757])
+def test_a_folder_others_may_write_to_is_never_read(folder: Path, mode: int) -> None:
+    _plant(folder, "a.rk")
+    folder.chmod(mode)
+    assert cache.cache_dir() is None
+    assert _parsed_anew()
+    assert len(list(folder.glob("parse-*.json"))) == 1  # nothing written there either
+
+
+def test_the_shared_temp_directory_is_never_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shared = tmp_path / "tmp"
+    shared.mkdir()
+    shared.chmod(0o1777)  # as /tmp is
+    monkeypatch.setattr(tempfile, "tempdir", str(shared))
+    monkeypatch.setenv("RULEKIT_CACHE", tempfile.gettempdir())
+    _plant(shared, "a.rk")
+    assert _parsed_anew()
+
+
+def test_a_link_planted_in_place_of_the_folder_is_never_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    _plant(elsewhere, "a.rk")
+    link = tmp_path / "cache"
+    link.symlink_to(elsewhere, target_is_directory=True)
+    monkeypatch.setenv("RULEKIT_CACHE", str(link))
+    assert _parsed_anew()
+
+
+def test_the_default_folder_under_a_link_is_never_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    _plant(elsewhere, "a.rk")
+    monkeypatch.delenv("RULEKIT_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    (tmp_path / "rulekit").symlink_to(elsewhere, target_is_directory=True)
+    assert cache.cache_dir() is None
+    assert _parsed_anew()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs to own a folder as another user")
+def test_another_users_folder_is_never_read(folder: Path) -> None:
+    _plant(folder, "a.rk")
+    folder.chmod(0o700)
+    os.chown(folder, 12345, 12345)
+    assert cache.cache_dir() is None
+    assert _parsed_anew()
+
+
+def test_nothing_is_read_from_the_rulebooks_folder(
+    folder: Path, make_rulebook: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    book = make_rulebook(
+        'rulebook "T"\ndice d6 = 1..6\nprocedure p() -> int [1.0]\n    return 3\n'
+    )
+    text = (book / "rulebook.rk").read_text(encoding="utf-8")
+    path = shown_path(book / "rulebook.rk")  # as the loader names it, and keys its entry
+    key = hashlib.sha256(cache._code_stamp() + path.encode() + b"\0" + text.encode()).hexdigest()
+    other = cache.encode_nodes(parse(text.replace("return 3", "return 4"), path), path)
+    entry = {"format": cache.FORMAT, "key": key, "data": other}
+    for where in (book, book / ".rulekit", book / "__pycache__", book.parent):
+        where.mkdir(exist_ok=True)
+        (where / f"parse-{key}.json").write_text(json.dumps(entry), encoding="utf-8")
+    result = run_cli("resolve", str(book), "p")
+    assert result.exit_code == 0, result.output
+    assert "result: 3" in result.output
+    # the check of the test: the planted entries are well-formed, taken where the cache is
+    monkeypatch.setenv("RULEKIT_CACHE", str(book / ".rulekit"))
+    assert "result: 4" in run_cli("resolve", str(book), "p").output

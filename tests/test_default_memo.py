@@ -140,7 +140,7 @@ def test_a_remembered_call_gives_what_running_it_gives(
 def test_a_piece_changed_between_two_defaults_is_read_anew(checked: Checked) -> None:
     # the Tang, the first pick, is set to speed 0 before the second default: the Gar (3)
     result = Interpreter(checked)
-    result.muted = True
+    result.mute(True)
     assert result.call("main", {}) == 3 * 100 + 1
     traced = Interpreter(checked)
     assert traced.call("main", {}) == 3 * 100 + 1

@@ -106,7 +106,7 @@ TURN_2 = [
 def forced(gato: Checked) -> tuple[Game, ForcedDice]:
     game = new_game(gato, None, 0)
     dice = ForcedDice(TURN_1 + TURN_2)
-    game.interp.dice = dice
+    game.interp.use_dice(dice)
     return game, dice
 
 

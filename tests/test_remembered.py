@@ -54,9 +54,9 @@ def book(make_rulebook: Callable[..., Path]) -> Path:
 
 def _run(checked: Checked, muted: bool, max_steps: int | None = None) -> Interpreter:
     interp = Interpreter(checked)
-    interp.muted = muted
+    interp.mute(muted)
     if max_steps is not None:
-        interp.max_steps = max_steps
+        interp.set_budget(max_steps)
     interp.call("main", {})
     return interp
 
@@ -83,7 +83,7 @@ def test_a_remembered_result_is_by_the_state_it_reads(book: Path) -> None:
     checked = load(str(book))
     for _ in range(2):  # the second time, both calls are remembered
         interp = Interpreter(checked)
-        interp.muted = True
+        interp.mute(True)
         # total 5, then 7: 5 + far(South) = 56 and 7 + 51 = 58, not the 56 remembered
         assert interp.call("twice", {}) == 56 * 100 + 58
 

@@ -413,7 +413,7 @@ def play_checked(
     """Play one game turn by turn, checking every invariant after each turn, for at most
     ``turns`` turns when given."""
     game = new_game(book, scenario, seed, policy)
-    game.interp.muted = True  # untraced (as simulate plays): the state alone is checked
+    game.interp.mute(True)  # untraced (as simulate plays): the state alone is checked
     if turns is not None:
         game.scenario.info.turns = turns
     tdc_markers = list(game.interp.state.values["tdc_pool"])

@@ -19,9 +19,9 @@ def campaign(book: Checked, dice: list[int], **answers: Any) -> Game:
     game = Game(book, dice, **answers)
     scenario = load_scenario(book, find_scenario(book, "short_campaign"))
     forced = game.interp.dice
-    game.interp.dice = SeededDice(0)
+    game.interp.use_dice(SeededDice(0))
     apply_scenario(book, scenario, game.interp)
-    game.interp.dice = forced
+    game.interp.use_dice(forced)
     game.interp.trace.events.clear()
     return game
 

@@ -48,11 +48,11 @@ class Game:
         """Run a set-up on seeded dice, keeping the forced dice for what follows: sorting the
         War Mix draws the Diligent Escort pieces at random [3.11]."""
         forced = self.interp.dice
-        self.interp.dice = SeededDice(0)
+        self.interp.use_dice(SeededDice(0))
         try:
             return self.call(procedure, **args)
         finally:
-            self.interp.dice = forced
+            self.interp.use_dice(forced)
 
     def sub_at_sea(self, name: str, area: str, **attrs: Any) -> Entity:
         sub = self.call("start_at_sea", name=name, at=self.v("area", area))

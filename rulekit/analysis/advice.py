@@ -214,12 +214,12 @@ def _advise(
             )
         tape = Tape(prefix, DefaultPolicy(), answered or set(), full=full)
         interp = Interpreter(checked, tape, tape, max_steps=max_steps)
-        interp.muted = True
+        interp.mute()
         defaults.dice = tape  # type: ignore[assignment]  # the memo reads .choices
-        interp.defaults = defaults
+        interp.remember_defaults(defaults)
         args = question.setup(interp)
         tape.fixed = interp.policy  # the --decide answers the set-up installs
-        interp.policy = tape
+        interp.use_policy(tape)
         result = _run(interp, question, args)
         node = root
         for choice, point in zip(tape.choices, tape.points, strict=True):

@@ -90,7 +90,7 @@ class AdviceRunner(_Runner):
                 )
             tape = _Tape(prefix, self.full, self.answered)
             tape.fixed = self.fixed
-            i.policy = tape
+            i.use_policy(tape)
             try:
                 where = self._run(s, tape)
                 if not prefix and tape.choices and worth_a_stop(self.quiet, tape.sizes[0]):
@@ -98,11 +98,11 @@ class AdviceRunner(_Runner):
                     # one leaf, the situation where it is met (as _Runner.expand does)
                     again = _Tape([], self.full, self.answered)
                     again.fixed = self.fixed
-                    i.policy = again
+                    i.use_policy(again)
                     root.leaf = ("pending", 0)
                     return root, [([], self._run(s, again, self.quiet))]
             finally:
-                i.policy = self.fixed
+                i.use_policy(self.fixed)
             node = root
             for choice, point in zip(tape.choices, tape.points, strict=True):
                 node.point = point

@@ -25,7 +25,7 @@ default, ...").
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any
 
 from attrs import define, field, frozen
 
@@ -64,23 +64,6 @@ class Entry:
     log_at: int  # where the record of dice and decisions stood
     # the copies of the pieces of hidden kinds, by the game's piece's id (engine.hidden)
     pieces: dict[int, Any] = field(factory=dict)
-
-
-class _Frames(list[Frame]):
-    """The interpreter's stack of frames, telling the look-ahead of each call and return."""
-
-    def __init__(self, frames: list[Frame], watcher: Lookahead) -> None:
-        super().__init__(frames)
-        self.watcher = watcher
-
-    def append(self, frame: Frame) -> None:
-        super().append(frame)
-        self.watcher.entered(frame)
-
-    def pop(self, index: SupportsIndex = -1) -> Frame:
-        frame = super().pop(index)
-        self.watcher.left()
-        return frame
 
 
 @define
@@ -201,7 +184,7 @@ class Lookahead:
     def attach(self, interp: Interpreter) -> None:
         """Watch ``interp``'s calls (from before the scenario's set-up runs)."""
         self.interp = interp
-        interp.frames = _Frames(list(interp.frames), self)
+        interp.watch_calls(self)
         self.entries = [None] * len(interp.frames)
 
     def entered(self, frame: Frame) -> None:
@@ -211,7 +194,7 @@ class Lookahead:
             return
         if self.live == 0 and not isinstance(i.dice, _Recording):
             self.log.clear()
-            i.dice = _Recording(i.dice, self.log)
+            i.use_dice(_Recording(i.dice, self.log))
         memo: dict[int, Any] = {}
         self.entries.append(
             Entry(
@@ -232,7 +215,7 @@ class Lookahead:
         self.live -= 1
         i = self.interp
         if self.live == 0 and i is not None and isinstance(i.dice, _Recording):
-            i.dice = i.dice.inner  # between procedures the game's own dice (saves read them)
+            i.use_dice(i.dice.inner)  # between procedures the game's own dice (saves read them)
             self.log.clear()
 
     def decided(self, request: DecisionRequest, index: int) -> None:
@@ -320,8 +303,8 @@ class Lookahead:
             # averages over the dice, not over the truth of a hidden piece (engine.hidden)
             hide_copies(self.interp, entry.pieces, memo)
         replay = Interpreter(self.checked, tape, tape, state, DEFAULT_STEP_BUDGET)
-        replay.muted = True
-        replay.entity_count = entry.entity_count
+        replay.mute()
+        replay.resume(state, entry.entity_count)
         result = replay.call(entry.procedure, args)
         after = f", after procedure '{entry.procedure}' (where a decision is advised)"
         tracks = self.checked.book.tracks

@@ -87,7 +87,8 @@ def option_values(
         f"procedure {name}",
     )
     runner = AdviceRunner(checked, question, program, DEFAULT_STEP_BUDGET, set())
-    runner.fixed = runner.interp.policy = DefaultPolicy()
+    runner.fixed = DefaultPolicy()
+    runner.interp.use_policy(runner.fixed)
     memo: dict[int, Any] = {}
     state = GameState(clone(game.state.values, memo), clone(game.state.entities, memo))
     local = clone(frame.locals, memo)

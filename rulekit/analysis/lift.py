@@ -317,8 +317,8 @@ class Lifter:
                     raise self.too_many()
                 dice = SituationDice(prefix, self.full)
                 dice.limit = self.max_paths
-                i.dice = dice
-                i.steps = 0  # a path is a run: the step budget is its own
+                i.use_dice(dice)
+                i.new_run()  # a path is a run: the step budget is its own
                 value = i.eval(e)
                 self.runs += 1
                 key, simple = _identity(value)

@@ -66,7 +66,7 @@ def ask(
     expr = of_expression(checked, target, of) if of is not None else None
 
     def setup(interp: Interpreter) -> dict[str, Any]:
-        interp.policy = make_policy(decisions)
+        interp.use_policy(make_policy(decisions))
         return bind_inputs(checked, target, interp, given, pairs)
 
     def run(interp: Interpreter) -> Any:
@@ -149,8 +149,8 @@ def exact(
 
     def run(dice: PathDice) -> tuple[Any, list[str]]:
         interp = Interpreter(checked, dice, max_steps=max_steps)
-        interp.muted = True  # untraced: only the value and the provisional values are read
-        interp.defaults = defaults
+        interp.mute()  # untraced: only the value and the provisional values are read
+        interp.remember_defaults(defaults)
         return question.run(interp), interp.trace.provisional_used
 
     return _enumerate(question, max_paths, throw, run)
@@ -225,18 +225,20 @@ def _by_outcomes(
     """A table or modifier list by the outcomes of its dice: one interpreter, set up once,
     each roll thrown as the totals (or kept values) it can make, not die by die."""
     interp = Interpreter(checked, PathDice([]), max_steps=max_steps)
-    interp.muted = True
-    defaults = interp.defaults = Defaults()
+    interp.mute()
+    defaults = Defaults()
+    interp.remember_defaults(defaults)
     args = question.setup(interp)
 
     def throw(prefix: list[int]) -> PathDice:
         dice = SituationDice(prefix, full)
         dice.limit = max_paths
-        interp.dice = defaults.dice = dice
+        defaults.dice = dice
+        interp.use_dice(dice)
         return dice
 
     def run(dice: PathDice) -> tuple[Any, list[str]]:
-        interp.steps = 0  # each outcome a run of its own, as path by path
+        interp.new_run()  # each outcome a run of its own, as path by path
         value = answer(interp, args)
         used = interp.trace.provisional_used
         noted = list(used)
@@ -259,7 +261,7 @@ def sampled(
     dice = SeededDice(seed)
     for _ in range(samples):
         interp = Interpreter(checked, dice, max_steps=max_steps)
-        interp.muted = True  # untraced, as above
+        interp.mute()  # untraced, as above
         value = unwrap(question.run(interp))
         entry = counts.setdefault(_key(value), [value, 0])
         entry[1] += 1

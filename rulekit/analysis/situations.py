@@ -263,8 +263,7 @@ class _Runner:
         self.question = question
         self.program = program
         self.interp = Interpreter(checked, PathDice([]), max_steps=max_steps)
-        self.interp.code = program_for(checked)
-        self.interp.muted = True  # untraced: only values and provisional values are read
+        self.interp.mute()  # untraced: only values and provisional values are read
         self.args: dict[str, Any] = {}
         self.inputs: dict[str, Any] = {}  # the inputs of the run under way
         self.defaults = _Defaults()
@@ -296,8 +295,7 @@ class _Runner:
         """The situation at the procedure's first block, its arguments bound as a call binds
         them (the call is made, and stopped as it enters the procedure)."""
         i = self.interp
-        i.frames[1:] = []  # a solve started again (DiceNeeded) may have left a run's frames
-        i.locals = i.frames[0].locals
+        i.set_frames(())  # a solve started again (DiceNeeded) may have left a run's frames
         self.args = self.question.setup(i)
         proc = i.code.procedure(self.program.name)
         if proc.untraced is None:  # built on first use
@@ -375,24 +373,19 @@ class _Runner:
         ]
         local = clone(s.locals, memo)
         self.inputs = clone(s.inputs, memo)
-        i.state = state
         if s.callers:  # inside a call: its frame as codegen_runtime._run makes it
             decl = self.checked.book.procedures[(s.program or self.program).name]
             inner = Frame(f"procedure {decl.name}", decl.ref, local)
         else:
             inner = Frame(self.frame_name, self.frame_rule, local)
-        i.frames[1:] = [*(c.frame for c in self.callers), inner]
-        i.locals = local
-        i.entity_count = s.entities
+        # (a fresh step budget, no decision counted, no event kept)
+        i.resume(state, s.entities, [*(c.frame for c in self.callers), inner])
         used = getattr(i.policy, "used", None)
         if isinstance(used, dict):
             used.clear()
             used.update(s.answered)
-        i.steps = 0
-        i.decisions = 0
-        i.trace.events.clear()
         self.defaults.start = id(s)
-        i.defaults = self.defaults
+        i.remember_defaults(self.defaults)
 
     def expand(self, s: Situation, max_paths: int) -> list[tuple[Fraction, Any]]:
         """Every path of dice from ``s`` to the next situation (or the end), weighted; at a
@@ -430,7 +423,7 @@ class _Runner:
         per distinct value, weighted."""
         self._restore(s)
         i = self.interp
-        i.ref = lift.ref
+        i.set_rule(lift.ref)
         self.lifter.max_paths = max_paths
         try:
             dist: Dist = self.lifter.dist(lift.value)
@@ -475,7 +468,8 @@ class _Runner:
         self.quiet = ran = 0
         thrown = 0 if after_a_throw else -1  # the blocks run before the one that first threw
         i = self.interp
-        i.dice = self.defaults.dice = dice
+        self.defaults.dice = dice
+        i.use_dice(dice)
         program = s.program or self.program
         block = s.block
         callers = self.callers
@@ -491,8 +485,7 @@ class _Runner:
                     callers.append(
                         _Caller(program, i.frames[-1], went.after, went.target, went.live, i.ref)
                     )
-                    i.frames.append(frame)
-                    i.locals = went.args
+                    i.enter_frame(frame)  # (its locals are went.args)
                     program = blocks(i.code, decl)
                     block = program.entry
                 else:
@@ -501,9 +494,8 @@ class _Runner:
                         if not callers:
                             return self._outcome(result)
                         caller = callers.pop()
-                        i.frames.pop()
-                        i.locals = i.frames[-1].locals
-                        i.ref = caller.ref
+                        i.leave_frame()
+                        i.set_rule(caller.ref)
                         if caller.target is not None:
                             i.locals[caller.target] = result
                         program, went = caller.program, caller.after
@@ -540,8 +532,7 @@ class _Runner:
 
     def _outcome(self, result: Any) -> Any:
         i = self.interp
-        i.frames[1:] = []
-        i.locals = i.frames[0].locals
+        i.set_frames(())
         expr = self.question.of
         if expr is None:
             return unwrap(result)

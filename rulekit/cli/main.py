@@ -688,7 +688,7 @@ def run_cmd(
 
         chosen.describe = Viewer(checked, game.interp).interpolate
     if max_steps is not None:
-        game.interp.max_steps = max_steps
+        game.interp.set_budget(max_steps)
     if save:
         from rulekit.cli.paths import writable
 

@@ -16,7 +16,7 @@ def force_dice(game: Any, text: str | None, seeded: bool) -> None:
     them only when a seed (or a save) was given, as for ``resolve``. The scenario's set-up
     has already run on the seed, as ``replay`` does it."""
     if text is not None:
-        game.interp.dice = ForcedDice(parse_dice(text), game.interp.dice if seeded else None)
+        game.interp.use_dice(ForcedDice(parse_dice(text), game.interp.dice if seeded else None))
 
 
 def release_dice(game: Any) -> None:
@@ -29,4 +29,4 @@ def release_dice(game: Any) -> None:
     if unused:
         err.print(Text(f"note: --dice: {unused} value(s) not used"))
     if dice.then is not None:
-        game.interp.dice = dice.then
+        game.interp.use_dice(dice.then)

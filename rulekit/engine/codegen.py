@@ -170,6 +170,11 @@ _UNKNOWN = object()
 _STRAIGHT = (n.Let, n.Return, n.ExprStmt, n.Require, n.NoteStmt, n.Pass, n.Assign)
 
 
+def _leaves(body: tuple[n.Stmt, ...]) -> bool:
+    """Whether a body certainly ends by leaving the function (its last statement returns)."""
+    return bool(body) and isinstance(body[-1], n.Return)
+
+
 class Gen(Operators, Calls, Locals):
     """Writes the statements and expressions of one procedure."""
 
@@ -210,17 +215,23 @@ class Gen(Operators, Calls, Locals):
         self.ref_held = _UNKNOWN
 
     def block(
-        self, body: tuple[n.Stmt, ...], inherited: n.RuleRef | None, rule: n.RuleRef | None
+        self,
+        body: tuple[n.Stmt, ...],
+        inherited: n.RuleRef | None,
+        rule: n.RuleRef | None,
+        entered_with: n.RuleRef | object | None = _UNKNOWN,
     ) -> None:
-        """A nested body: what it binds is known only inside it (it may not run)."""
+        """A nested body: what it binds is known only inside it (it may not run). It is
+        entered with ``entered_with`` in i.ref (a branch: its condition's), else with any
+        (a loop's body begins again after its end)."""
         if not body:
             self.w.line("pass")
-        self.ref_held = _UNKNOWN  # a loop's body begins again after its end
+        self.ref_held = entered_with
         known = set(self.known)
         for s in body:
             self.statement(s, inherited, rule)
-            if not isinstance(s, _STRAIGHT):
-                self.ref_held = _UNKNOWN  # branches, loops, decisions, helpers
+            if not isinstance(s, _STRAIGHT) and not isinstance(s, n.If):
+                self.ref_held = _UNKNOWN  # loops, decisions, helpers (an if: see _if)
         self.known = known
 
     def _bound_here(self, name: str) -> None:
@@ -277,7 +288,7 @@ class Gen(Operators, Calls, Locals):
             self._step(s.span, here)
             t = w.temp()
             source = self.expr(s.iterable)
-            w.line(f"for {t} in i._iterate({source}, {w.const(s.iterable.span)}):")
+            w.line(f"for {t} in _iterate(i, {source}, {w.const(s.iterable.span)}):")
             w.level += 1
             w.line(f"{self._target(s.var)} = {t}")
             known = set(self.known)
@@ -298,8 +309,9 @@ class Gen(Operators, Calls, Locals):
             if self.traced:
                 c = cited.text if cited else None
                 w.line(f"i.trace.events.append(_NoteEvent(i.depth, {text}, {c!r}))")
-            else:
+            elif placeholders(s.text):
                 w.line(text)  # what it reads may be provisional, and so noted
+            # (untraced, a text with nothing to fill in builds nothing)
         elif isinstance(s, n.Pass):
             self._step(s.span, here)
         elif isinstance(s, n.Assign) and len(s.target) == 1:
@@ -308,13 +320,13 @@ class Gen(Operators, Calls, Locals):
         elif isinstance(s, n.Assign):
             self._step(s.span, here)
             value, head, span = self.expr(s.value), s.target[0], w.const(s.span)
-            obj = f"i._name_value({head!r}, {span})"
+            obj = f"_name_value(i, {head!r}, {span})"
             if head in self.known:
                 obj = self._local(head)
             elif head in self.local:
                 obj = self._local(head, obj)
             for name in s.target[1:-1]:
-                obj = f"i._attr({obj}, {name!r}, {span})"
+                obj = f"_attr_any(i, {obj}, {name!r}, {span})"
             w.line(f"_assign_attr(i, {value}, {obj}, {w.const(s.target)}, {s.op!r}, {span})")
         elif isinstance(s, n.Choose):
             self._step(s.span, here)
@@ -385,7 +397,7 @@ class Gen(Operators, Calls, Locals):
                 if sign in "+-"
                 else None
             )
-            slow = f"i._arith({sign!r}, {old}, {value}, {span})"
+            slow = f"_arith(i, {sign!r}, {old}, {value}, {span})"
             combined = (
                 f"({fast} if type({old}) is int and type({value}) is int else {slow})"
                 if fast is not None
@@ -405,14 +417,17 @@ class Gen(Operators, Calls, Locals):
             w.line("else:")
             w.line(f"    {local} = {value}")
             return
-        keyword = "if"
-        if head in self.local:
+        # certainly the state variable (may_be_local) unless it may be a local: the state
+        # always holds it
+        certain = head not in self.local
+        if certain:
+            w.line(f"{values} = i.state.values")
+        else:
             w.line(f"if {bound}:")
             w.line(f"    {old} = {local}")
             w.line(f"    {local} = {combined}")
-            keyword = "elif"
-        w.line(f"{keyword} {head!r} in ({values} := i.state.values):")
-        w.level += 1
+            w.line(f"elif {head!r} in ({values} := i.state.values):")
+            w.level += 1
         w.line(f"{old} = {values}[{head!r}]")
         w.line(f"{new} = {combined}")
         track = self.comp.book.tracks.get(head)
@@ -420,10 +435,11 @@ class Gen(Operators, Calls, Locals):
             w.line(f"{new} = _clamp(_plain({new}), {track.low!r}, {track.high!r})")
         w.line(f"{values}[{head!r}] = {new}")
         w.line(f"i.changed.add({head!r})")
-        w.line(f"i._record_change({head!r}, {old}, {new})")
-        w.level -= 1
-        w.line("else:")
-        w.line(f"    {local} = {value}")
+        w.line(f"_record_change(i, {head!r}, {old}, {new})")
+        if not certain:
+            w.level -= 1
+            w.line("else:")
+            w.line(f"    {local} = {value}")
 
     def _if(
         self,
@@ -436,23 +452,36 @@ class Gen(Operators, Calls, Locals):
         w = self.w
         w.line("i.steps += 1")
         w.line(f"if i.steps > i.max_steps: raise i.over_budget({w.const(s.span)})")
-        if len(s.branches) > 1:
-            w.line(f"i.ref = {w.const(here)}")
+        # i.ref as each way out leaves it: each branch's end, and, with no otherwise, the
+        # last condition's (a branch that returns leaves no way out). A condition's calls
+        # restore i.ref, so it holds the condition's own rule in the branch and after.
+        held, ends = self.ref_held, []
         opened = 0
         for k, b in enumerate(s.branches):
             w.span = b.span
-            w.line(f"i.ref = {w.const(b.ref or base)}")
+            cited = b.ref or base
+            if cited is not held:
+                w.line(f"i.ref = {w.const(cited)}")
+            held = cited
             w.line(f"if {self.check(b.cond, b.ref)}:")
             w.level += 1
-            self.block(b.body, b.ref or inherited, rule)
+            self.block(b.body, b.ref or inherited, rule, cited)
+            if not _leaves(b.body):
+                ends.append(self.ref_held)
             w.level -= 1
             if k < len(s.branches) - 1 or s.otherwise:
                 w.line("else:")
                 w.level += 1
                 opened += 1
         if s.otherwise:
-            self.block(s.otherwise, inherited, rule)
+            self.block(s.otherwise, inherited, rule, held)
+            if not _leaves(s.otherwise):
+                ends.append(self.ref_held)
+        else:
+            ends.append(held)
         w.level -= opened
+        first = ends[0] if ends else _UNKNOWN
+        self.ref_held = first if all(e is first for e in ends) else _UNKNOWN
 
     def check(self, cond: n.Expr, ref: n.RuleRef | None) -> str:
         """A condition; one that cites a rule is shown in the (traced) trace."""
@@ -506,7 +535,7 @@ class Gen(Operators, Calls, Locals):
             return f"({then} if {cond} else {self.expr(e.otherwise)})"
         if isinstance(e, n.UnaryOp):
             t, operand = w.temp(), self.expr(e.operand)
-            slow = f"i._arith('-', 0, {t}, {w.const(e.span)})"  # unary + negates too
+            slow = f"_arith(i, '-', 0, {t}, {w.const(e.span)})"  # unary + negates too
             return f"(-{t} if type({t} := {operand}) is int else {slow})"
         if isinstance(e, n.BinOp):
             return self._binop(e)
@@ -544,7 +573,7 @@ class Gen(Operators, Calls, Locals):
             elif head in self.local:
                 value = self._local(head, value)
             for attr in attrs:
-                value = f"i._attr({value}, {attr!r}, {w.const(span)})"
+                value = f"_attr_any(i, {value}, {attr!r}, {w.const(span)})"
             parts.append(f"({w.const('{' + dotted + '}')}, _show({value})), ")
         return f"_fill(i, {w.const(span)}, {w.const(text)}, ({''.join(parts)}))"
 
@@ -571,7 +600,7 @@ class Gen(Operators, Calls, Locals):
             items = sub.temp()
             sub.line(f"{items} = _plain({self.expr(iterable)})")
             sub.line(f"if type({items}) is not tuple:")
-            sub.line(f"    {items} = i._iterate({items}, {sub.const(iterable.span)})")
+            sub.line(f"    {items} = _iterate(i, {items}, {sub.const(iterable.span)})")
             sub.line(f"_charge(i, len({items}), {sub.const(iterable.span)})")  # a step per item
             saved, item, values = sub.temp(), sub.temp(), sub.temp()
             sub.line(f"{values} = []")
@@ -679,7 +708,7 @@ class Gen(Operators, Calls, Locals):
             return f"_attr_noted(i, {obj}, {a!r}, {w.const(kinds)}, {w.const(e.span)})"
         return (
             f"({t}.attrs[{a!r}] if type({t} := {obj}) is _Entity and {a!r} in {t}.attrs "
-            f"else i._attr({t}, {a!r}, {w.const(e.span)}))"
+            f"else _attr_any(i, {t}, {a!r}, {w.const(e.span)}))"
         )
 
 
@@ -698,13 +727,19 @@ def _may_be_local(comp: Program, decl: n.ProcedureDecl) -> frozenset[str]:
     """may_be_local, worked out once per procedure (both its functions need it)."""
     known = comp.locals_of.get(decl.name)
     if known is None:
-        known = comp.locals_of[decl.name] = may_be_local(decl.params, decl.body)
+        known = comp.locals_of[decl.name] = may_be_local(decl.params, decl.body, comp.book)
     return known
 
 
-def may_be_local(params: tuple[n.Param, ...], nodes: tuple[Any, ...]) -> frozenset[str]:
+def may_be_local(
+    params: tuple[n.Param, ...], nodes: tuple[Any, ...], book: Any = None
+) -> frozenset[str]:
     """The names a procedure's locals may hold: parameters, and what its statements and
-    comprehensions bind (a value assigned to a name that is no state variable is a local)."""
+    comprehensions bind (a value assigned to a name that is no state variable is a local).
+    Given the ``book``, a name assigned that is a state variable or track and bound no other
+    way is left out: the state always holds it (see Gen._member), so the assignment always
+    writes the state, and the name is read from the state with no test of a local."""
+    state = (set(book.states) | set(book.tracks)) if book is not None else set()
     names = {p.name for p in params}
     stack: list[Any] = list(nodes)
     while stack:
@@ -712,7 +747,8 @@ def may_be_local(params: tuple[n.Param, ...], nodes: tuple[Any, ...]) -> frozens
         if isinstance(node, n.Let | n.Choose):
             names.add(node.name)
         elif isinstance(node, n.Assign):
-            names.add(node.target[0])
+            if node.target[0] not in state:
+                names.add(node.target[0])
         elif isinstance(node, n.ForEach | n.ListComp | n.Aggregate):
             names.add(node.var)
         for field in getattr(type(node), "__attrs_attrs__", ()):

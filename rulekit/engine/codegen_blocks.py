@@ -329,7 +329,7 @@ class _Builder:
         gen = self.gen
         gen._step(s.span, s.ref or inherited or rule)
         source = gen.expr(s.iterable)
-        w.line(f"L[{items!r}] = i._iterate({source}, {w.const(s.iterable.span)})")
+        w.line(f"L[{items!r}] = _iterate(i, {source}, {w.const(s.iterable.span)})")
         w.line(f"L[{at!r}] = 0")
         w.line(f"return {head}")
         return start, self._live_before(s, live_after)

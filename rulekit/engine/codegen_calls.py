@@ -204,7 +204,7 @@ class Calls:
         where it came from (a piece's attribute: the piece evaluated again)."""
         comp, w = self.comp, self.w
         site = w.const(DrawSite(comp.text(e.source.span), e.span, e.source.span))
-        items = f"i._iterate({self.expr(e.source)}, {w.const(e.source.span)})"
+        items = f"_iterate(i, {self.expr(e.source)}, {w.const(e.source.span)})"
         count = self.expr(e.count) if e.count is not None else "_NO_ARG"
         drawn = f"_draw(i, {site}, {items}, {count})"
         target = e.source

@@ -68,7 +68,7 @@ def modifier_list(comp: Program, decl: n.ModifiersDecl) -> Generated:
         w.line(f"{amount} = _plain({gen.expr(line.value)})")
         if line.per is not None:
             per = gen.expr(line.per)
-            w.line(f"{amount} = i._arith('*', {amount}, {per}, {w.const(line.span)})")
+            w.line(f"{amount} = _arith(i, '*', {amount}, {per}, {w.const(line.span)})")
         w.line(f"if type({amount}) is not int and not _is_number({amount}):")
         w.line(f"    _not_a_modifier(i, {amount}, {w.const(line.value.span)})")
         w.line(f"if {amount} != 0:")

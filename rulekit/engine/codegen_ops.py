@@ -40,8 +40,8 @@ class Operators:
             test = f"(type({a} := {left}) is int) & (type({b} := {right}) is int)"
             if op == "+":
                 return f"({fast} if {test} else _join_or_arith(i, {a}, {b}, {span}))"
-            return f"({fast} if {test} else i._arith({op!r}, {a}, {b}, {span}))"
-        return f"i._arith({op!r}, {left}, {right}, {span})"
+            return f"({fast} if {test} else _arith(i, {op!r}, {a}, {b}, {span}))"
+        return f"_arith(i, {op!r}, {left}, {right}, {span})"
 
     def _constant(self, e: n.Expr) -> tuple[bool, Any]:
         """Whether ``e`` always gives the same value without any effect, and that value
@@ -79,14 +79,14 @@ class Operators:
             left, right = self.expr(e.left), self.expr(e.right)
             members = self._members(e.right)
             if members is None:
-                return f"i._contains({op!r}, {left}, {right}, {w.const(e.right.span)})"
+                return f"_contains(i, {op!r}, {left}, {right}, {w.const(e.right.span)})"
             # a list of members written out: a set of names, unless the value is no member
             t, names, enum = (
                 w.temp(),
                 w.const(frozenset(m.member for m in members)),
                 members[0].enum,
             )
-            slow = f"i._contains('in', {t}, {right}, {w.const(e.right.span)})"
+            slow = f"_contains(i, 'in', {t}, {right}, {w.const(e.right.span)})"
             fast = f"({t}.member in {names} and {t}.enum == {enum!r})"
             found = f"({fast} if type({t} := {left}) is _EnumValue else {slow})"
             return found if op == "in" else f"(not {found})"
@@ -104,11 +104,11 @@ class Operators:
                 t, kk = w.temp(), w.const(k)
                 fast = f"({t}.member == {k.member!r} and {t}.enum == {k.enum!r})"
                 test = f"type({t} := {left}) is _EnumValue"
-                return f"(({fast} if {test} else i._eq({t}, {kk})) is {same})"
+                return f"(({fast} if {test} else _eq_any(i, {t}, {kk})) is {same})"
             if fixed and type(k) in PLAIN_EQ:
                 t, kk, kt = w.temp(), w.const(k), w.const(type(k))
                 return (
-                    f"((({t} == {kk}) if type({t} := {left}) is {kt} else i._eq({t}, {kk})) "
+                    f"((({t} == {kk}) if type({t} := {left}) is {kt} else _eq_any(i, {t}, {kk})) "
                     f"is {same})"
                 )
             right = self.expr(e.right)
@@ -120,7 +120,7 @@ class Operators:
             return f"(({fast} if {test} else _eq(i, {a}, {b})) is {same})"
         left, right = self.expr(e.left), self.expr(e.right)
         if op not in ORDER:
-            return f"i._order({op!r}, {left}, {right}, {span})"
+            return f"_order_any(i, {op!r}, {left}, {right}, {span})"
         sym = op
         a, b = w.temp(), w.temp()
         if fixed and type(k) is int:

@@ -30,6 +30,15 @@ from rulekit.engine.runtime import (
     clamp_track,
     sized,
 )
+from rulekit.engine.slow import arith as _arith
+from rulekit.engine.slow import attr as _attr_any
+from rulekit.engine.slow import contains as _contains
+from rulekit.engine.slow import eq as _eq_any
+from rulekit.engine.slow import iterate as _iterate
+from rulekit.engine.slow import name_value as _name_value
+from rulekit.engine.slow import order as _order_any
+from rulekit.engine.slow import record_change as _record_change
+from rulekit.engine.slow import where as _where
 from rulekit.engine.trace import (
     CheckEvent,
     LookupEvent,
@@ -121,7 +130,7 @@ def _eq(i: Interpreter, a: Any, b: Any) -> bool:
         return unwrap(b) is None
     elif b is None:
         return unwrap(a) is None
-    return i._eq(a, b)
+    return _eq_any(i, a, b)
 
 
 def _check(i: Interpreter, result: bool, text: str, rule: str) -> bool:
@@ -146,6 +155,15 @@ RUNTIME: dict[str, Any] = {
     "_to_json": to_json,
     "_RollValue": RollValue,
     "_clamp": clamp_track,
+    # the slower paths (rulekit.engine.slow): generated code calls no interpreter method
+    "_iterate": _iterate,
+    "_name_value": _name_value,
+    "_attr_any": _attr_any,
+    "_arith": _arith,
+    "_eq_any": _eq_any,
+    "_contains": _contains,
+    "_order_any": _order_any,
+    "_record_change": _record_change,
 }
 
 
@@ -156,7 +174,7 @@ def _join_or_arith(i: Interpreter, a: Any, b: Any, span: n.Span) -> Any:
     if isinstance(pa, tuple) and isinstance(pb, tuple):
         charge(i, len(pa) + len(pb), span)
         return pa + pb
-    return i._arith("+", a, b, span)
+    return _arith(i, "+", a, b, span)
 
 
 def _sized(i: Interpreter, value: int, span: n.Span) -> int:
@@ -387,6 +405,9 @@ def _table_missing(i: Interpreter, site: TableSite, given: tuple[Any, ...]) -> A
     raise AssertionError("no dimension is missing")
 
 
+_BELOW = Cell(None, None)  # what a value below a threshold table's first line finds
+
+
 def _row(site: TableSite, key: tuple[Any, ...]) -> tuple[Cell, list[str], str | None] | None:
     """The row of plain int or enum values, remembered; None for any other look-up."""
     if not all(type(v) in _KEYED for v in key):
@@ -394,8 +415,14 @@ def _row(site: TableSite, key: tuple[Any, ...]) -> tuple[Cell, list[str], str | 
     table = site.table
     try:
         cell, path = table.lookup(list(key))
-    except LookupMiss:
-        return None
+    except LookupMiss as miss:
+        if miss.dim.kind != "threshold":
+            return None  # an error (lookups._missed), never remembered
+        # below the first line of a threshold: no entry, as lookups._missed traces it
+        below = f"below {miss.keys[0] if miss.keys else 'every line'}"
+        missed: tuple[Cell, list[str], str | None] = (_BELOW, [below], None)
+        site.found[key] = missed
+        return missed
     if cell.action is not None:
         return None
     row = [k.printed for k in path]
@@ -484,12 +511,12 @@ def _assign_attr(
     elif type(old) is int and type(value) is int and op[0] in "+-":
         new = old + value if op[0] == "+" else old - value
     else:
-        new = i._arith(op[0], old, value, span)
+        new = _arith(i, op[0], old, value, span)
     attrs[attr] = new
     t = type(old)
     if t is type(new) and t in PLAIN_EQ and old == new:
         return  # unchanged: nothing to trace
-    i._record_change(f"{obj}.{attr}", old, new)
+    _record_change(i, f"{obj}.{attr}", old, new)
 
 
 class ConstSite:
@@ -539,7 +566,7 @@ def _attr_noted(i: Interpreter, o: Any, name: str, kinds: frozenset[str], span: 
             if o.kind in kinds:
                 i.trace.used_provisional(f"{o.kind}.{name} of {o}")
             return attrs[name]
-    return i._attr(o, name, span)
+    return _attr_any(i, o, name, span)
 
 
 def _fill(i: Interpreter, span: n.Span, text: str, parts: tuple[tuple[str, str], ...]) -> str:
@@ -567,7 +594,7 @@ def _graph(i: Interpreter, site: GraphSite, first: Any, second: Any, traced: boo
     elif func == "route":
         result = graph.route(table, first, second) or ()
     else:
-        result = graph.within(table, list(i._iterate(first, site.span)), unwrap(second))
+        result = graph.within(table, list(_iterate(i, first, site.span)), unwrap(second))
     if table.provisional_cells:
         i.trace.used_provisional(f"table {table.name}" + (f" [{table.rule}]" if table.rule else ""))
     if traced or (traced is None and not i.muted):
@@ -585,7 +612,7 @@ def _order(i: Interpreter, op: str, a: Any, b: Any, span: n.Span) -> bool:
         b = b.total
     if type(a) is int and type(b) is int:
         return bool(ORDER[op](a, b))
-    return i._order(op, a, b, span)
+    return _order_any(i, op, a, b, span)
 
 
 def _yes(v: Any) -> bool:
@@ -633,7 +660,7 @@ def _roll1(i: Interpreter, site: RollSite) -> RollValue:
     die = site.die
     if die is None:
         raise KeyError(site.shown)
-    face = i.dice.throw(die, i._where(site.span))
+    face = i.dice.throw(die, _where(i, site.span))
     if not i.muted:
         ref = i.ref.text if i.ref else None
         i.trace.events.append(RollEvent(i.depth, site.shown, [face], face, [], face, ref, site.at))

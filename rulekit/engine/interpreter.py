@@ -12,40 +12,34 @@ from __future__ import annotations
 
 import sys
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Protocol, SupportsIndex
+
+from attrs import frozen
 
 from rulekit.book.checker import Checked
+from rulekit.engine import slow
 from rulekit.engine.dice import DiceSource, Die, SeededDice
 from rulekit.engine.memo import CallMemo
 from rulekit.engine.policy import DefaultPolicy, Policy
 from rulekit.engine.program import Program, program_for
 from rulekit.engine.runtime import (
-    ARITH,
     MAX_NESTING,
-    ORDER,
     Frame,
     GameState,
     TurnEnded,
     clamp_track,
     default_for,
-    sized,
 )
-from rulekit.engine.trace import NoteEvent, SetEvent, Trace
+from rulekit.engine.trace import NoteEvent, Trace
 from rulekit.engine.values import (
     Entity,
     EnumValue,
-    Followed,
     MarkerValue,
-    RangeValue,
-    RecordValue,
     RollValue,
-    normalize,
-    show,
-    to_json,
-    unwrap,
+    clone,
 )
 from rulekit.errors import RuleRuntimeError, StepBudgetExceeded, error
 from rulekit.language import nodes as n
@@ -60,6 +54,40 @@ class DefaultMemo(Protocol):
     known: dict[Any, int]  # key -> index of the default among the options
 
     def key(self, decisions: int) -> Any: ...
+
+
+class CallWatcher(Protocol):
+    """Told of each frame an interpreter enters and leaves (Interpreter.watch_calls)."""
+
+    def entered(self, frame: Frame) -> None: ...
+
+    def left(self) -> None: ...
+
+
+class _Watched(list[Frame]):
+    """An interpreter's stack of frames, telling its watcher of each call and return."""
+
+    def __init__(self, frames: list[Frame], watcher: CallWatcher) -> None:
+        super().__init__(frames)
+        self.watcher = watcher
+
+    def append(self, frame: Frame) -> None:
+        super().append(frame)
+        self.watcher.entered(frame)
+
+    def pop(self, index: SupportsIndex = -1) -> Frame:
+        frame = super().pop(index)
+        self.watcher.left()
+        return frame
+
+
+@frozen
+class Snapshot:
+    """A game's position, copied (Interpreter.snapshot): state values, pieces, pieces made."""
+
+    values: dict[str, Any]
+    entities: list[Entity]
+    pieces: int
 
 
 class Interpreter:
@@ -217,6 +245,106 @@ class Interpreter:
         result: RollValue = self.code.roll(spec, mods, span)(self)
         return result
 
+    # ---- the engine's API: what analysis and play set (no code outside engine/ assigns an
+    # interpreter's fields; tests/test_engine_api.py scans for it) -------------------------
+
+    def mute(self, muted: bool = True) -> None:
+        """Run off the record (or back on it): a muted run makes no trace events; only its
+        values, its provisional values and its state changes are kept."""
+        self.muted = muted
+
+    @contextmanager
+    def quietly(self) -> Iterator[None]:
+        """Muted for a while (a scenario's set-up), as it was after."""
+        was = self.muted
+        self.muted = True
+        try:
+            yield
+        finally:
+            self.muted = was
+
+    def use_dice(self, dice: DiceSource) -> None:
+        """Throw from ``dice`` from now on (a path of exact enumeration, forced dice)."""
+        self.dice = dice
+
+    def use_policy(self, policy: Policy) -> None:
+        """Answer decisions with ``policy`` from now on."""
+        self.policy = policy
+
+    def set_budget(self, max_steps: int) -> None:
+        """The step budget of each top-level call or turn from now on (--max-steps)."""
+        self.max_steps = max_steps
+
+    def new_run(self) -> None:
+        """A fresh step budget: what runs next is a run of its own (a path of dice)."""
+        self.steps = 0
+
+    def remember_defaults(self, memo: DefaultMemo | None) -> None:
+        """Remember each decision's default across runs in ``memo`` (None: work it out)."""
+        self.defaults = memo
+
+    def set_rule(self, ref: n.RuleRef | None) -> None:
+        """The rule the running statement belongs to (errors and trace events name it)."""
+        self.ref = ref
+
+    def resume(
+        self,
+        state: GameState,
+        pieces: int,
+        frames: Sequence[Frame] = (),
+        changed: Iterable[str] | None = None,
+    ) -> None:
+        """Go on from a position: the game state, the count of pieces made so far, the calls
+        under way (their frames, above the rulebook's own), and, from a save, the state
+        variables written since the start. A fresh step budget, no decision counted yet, no
+        trace event kept."""
+        self.state = state
+        self.entity_count = pieces
+        self.set_frames(frames)
+        if changed is not None:
+            self.changed = set(changed)
+        self.steps = 0
+        self.decisions = 0
+        self.trace.events.clear()
+
+    def snapshot(self) -> Snapshot:
+        """A copy of the game's position (state and pieces made) that shares nothing
+        mutable with the running game; ``restore`` goes back to it."""
+        memo: dict[int, Any] = {}
+        return Snapshot(
+            clone(self.state.values, memo), clone(self.state.entities, memo), self.entity_count
+        )
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Back to ``snapshot`` (copied again: the snapshot can be restored many times),
+        at the rulebook's top frame, as ``resume``."""
+        memo: dict[int, Any] = {}
+        state = GameState(clone(snapshot.values, memo), clone(snapshot.entities, memo))
+        self.resume(state, snapshot.pieces)
+
+    def set_frames(self, frames: Sequence[Frame]) -> None:
+        """The calls under way, above the rulebook's own frame (none: back at the top)."""
+        self.frames[1:] = frames
+        self.locals = self.frames[-1].locals
+
+    def enter_frame(self, frame: Frame) -> None:
+        """Enter a call that a resumed run makes (exact analysis by situations runs calls
+        as blocks): as ``push``, with no depth or rule to restore."""
+        if len(self.frames) > MAX_NESTING:
+            raise self.too_deep(frame)
+        self.frames.append(frame)
+        self.locals = frame.locals
+
+    def leave_frame(self) -> None:
+        """Leave the call ``enter_frame`` entered."""
+        frames = self.frames
+        frames.pop()
+        self.locals = frames[-1].locals
+
+    def watch_calls(self, watcher: CallWatcher) -> None:
+        """Tell ``watcher`` each frame entered and left from now on (a look-ahead policy)."""
+        self.frames = _Watched(list(self.frames), watcher)
+
     # ---- frames, errors and bookkeeping --------------------------------------------------
 
     @property
@@ -318,151 +446,18 @@ class Interpreter:
         finally:
             self.pop(saved)
 
-    def _where(self, span: n.Span) -> str:
-        rule = self.ref or self.frame.rule
-        return f"{span}" + (f" [{rule.text}]" if rule else "")
+    # ---- the slower paths of values (rulekit.engine.slow), for the rest of the engine -----
 
-    # ---- the slower paths of values ------------------------------------------------------
-
-    def _iterate(self, value: Any, span: n.Span) -> tuple[Any, ...]:
-        value = unwrap(value)
-        if not isinstance(value, tuple):
-            raise self.fail(f"expected a list, got {show(value)}", span)
-        return value
-
-    def _name_value(self, name: str, span: n.Span) -> Any:
-        """A name inside a note's ``{...}`` or an assignment's target."""
-        local = self.frames[-1].locals
-        if name in local:
-            return local[name]
-        if name in self.state.values:
-            decl = self.book.states.get(name)
-            if decl is not None and decl.provenance is not None and name not in self.changed:
-                where = f" [{decl.ref.text}]" if decl.ref else ""
-                self.trace.used_provisional(f"state {name}{where}")
-            return self.state.values[name]
-        return self.code.fallback_value(self, name, span)
-
-    def _attr(self, obj: Any, name: str, span: n.Span) -> Any:
-        if isinstance(obj, Followed):
-            if name == "then":
-                return obj.then
-            obj = obj.value
-        if isinstance(obj, RollValue):
-            if name == "natural":
-                return obj.natural
-            if name == "total":
-                return obj.total
-            if name == "dice":
-                return obj.dice
-        if isinstance(obj, Entity):
-            if name in obj.attrs:
-                if obj.kind in self.code.provisional_kinds(name):
-                    self.trace.used_provisional(f"{obj.kind}.{name} of {obj}")
-                return obj.attrs[name]
-            raise self.fail(f"{obj} has no '{name}'", span)
-        if isinstance(obj, RecordValue):
-            try:
-                return obj.get(name)
-            except KeyError:
-                raise self.fail(f"a {obj.type} has no '{name}'", span) from None
-        if obj is None:
-            raise self.fail(f"cannot read '{name}' of none", span)
-        raise self.fail(f"{show(obj)} has no '{name}'", span)
-
-    def _arith(self, op: str, left: Any, right: Any, span: n.Span) -> Any:
-        a, b = unwrap(left), unwrap(right)
-        for v in (a, b):
-            if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
-                raise self.fail(f"'{op}' needs numbers, got {show(v)}", span)
-        if op == "/":
-            if b == 0:
-                raise self.fail("division by zero", span)
-            return sized(self, normalize(Fraction(a) / Fraction(b)), span)
-        return sized(self, normalize(ARITH[op](a, b)), span)
-
-    def _eq(self, left: Any, right: Any) -> bool:
-        a, b = unwrap(left), unwrap(right)
-        if isinstance(a, str) and not isinstance(b, str):
-            a, b = b, a
-        if isinstance(a, EnumValue) and isinstance(b, str):
-            return self.c.vocab.enum_value(a.enum, b) == a
-        if isinstance(a, MarkerValue) and isinstance(b, str):
-            return b in (a.name, a.symbol)
-        if isinstance(a, bool) != isinstance(b, bool):
-            return False
-        return bool(a == b)
-
-    def _contains(self, op: str, left: Any, right: Any, span: n.Span) -> bool:
-        container = unwrap(right)
-        if isinstance(container, RangeValue):
-            found = unwrap(left) in container
-        elif isinstance(container, tuple):
-            found = self._among(left, container)
-        else:
-            raise self.fail(f"'{op}' needs a list, got {show(container)}", span)
-        return found if op == "in" else not found
-
-    def _among(self, left: Any, items: tuple[Any, ...]) -> bool:
-        """Whether ``left`` equals one of ``items`` (as ``_eq``): a member or a game piece,
-        the commonest cases, compared without a call per item."""
-        t = type(left)
-        if t is EnumValue:
-            member, enum = left.member, left.enum
-            for item in items:
-                if type(item) is EnumValue:
-                    if item.member == member and item.enum == enum:
-                        return True
-                elif self._eq(left, item):
-                    return True
-            return False
-        if t is Entity:  # compared by identity, and never wrapped
-            return any(item is left for item in items)
-        if t is int:  # an int equals an int (not a bool: true is not 1)
-            for item in items:
-                if type(item) is int:
-                    if item == left:
-                        return True
-                elif self._eq(left, item):
-                    return True
-            return False
-        return any(self._eq(left, item) for item in items)
-
-    def _order(self, op: str, left: Any, right: Any, span: n.Span) -> bool:
-        a, b = unwrap(left), unwrap(right)
-        if isinstance(a, EnumValue) and isinstance(b, EnumValue) and a.enum == b.enum:
-            a, b = a.index, b.index
-        ok = all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v in (a, b))
-        if not ok:
-            raise self.fail(f"cannot compare {show(a)} and {show(b)}", span)
-        return bool(ORDER[op](a, b))
-
-    def _record_change(self, target: str, old: Any, new: Any) -> None:
-        """A state change in the trace; a list change as what was added and removed."""
-        if self.muted or (type(old) is type(new) and self._eq(old, new)):
-            return
-        if isinstance(old, tuple) and isinstance(new, tuple):
-            removed = list(old)
-            added = []
-            for item in new:
-                match = next((i for i, x in enumerate(removed) if self._eq(x, item)), None)
-                if match is None:
-                    added.append(item)
-                else:
-                    removed.pop(match)
-            self.trace.add(
-                SetEvent(
-                    self.depth,
-                    target,
-                    len(old),
-                    len(new),
-                    _r(self.ref),
-                    [to_json(a) for a in added],
-                    [to_json(r) for r in removed],
-                )
-            )
-            return
-        self.trace.add(SetEvent(self.depth, target, to_json(old), to_json(new), _r(self.ref)))
+    _where = slow.where
+    _iterate = slow.iterate
+    _name_value = slow.name_value
+    _attr = slow.attr
+    _arith = slow.arith
+    _eq = slow.eq
+    _contains = slow.contains
+    _among = slow.among
+    _order = slow.order
+    _record_change = slow.record_change
 
 
 def _frozen(value: Any) -> Any:

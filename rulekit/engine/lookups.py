@@ -396,10 +396,13 @@ class Lookup:
     """A table's look-up by the values of its dimensions: the cell found, its row traced,
     and its follow-up action run (a generated function, made on first use)."""
 
-    __slots__ = ("actions", "enums", "table")
+    __slots__ = ("actions", "enums", "rows", "table")
 
     def __init__(self, table: CompiledTable, actions: Any) -> None:
         self.table, self.actions = table, actions  # actions: the program (its .expression)
+        # the cell and keys found for values that are all ints or members, by those values
+        # (a table's entries do not change once checked; a miss is not remembered)
+        self.rows: dict[tuple[Any, ...], tuple[Any, list[Any]]] = {}
         self.enums = [
             d.type.name if d.type.__class__.__name__ == "EnumT" else None  # type: ignore[union-attr]
             for d in table.dims
@@ -417,10 +420,23 @@ class Lookup:
                     member = enum_value(enum, v)
                     value = member if member is not None else value
             resolved.append(value)
-        try:
-            cell, path = table.lookup(resolved)
-        except LookupMiss as miss:
-            return _missed(i, table, resolved, miss, span)
+        # (a look-up reads each value unwrapped: a roll as its total)
+        key = tuple([plain(v) for v in resolved])
+        keyed = True
+        for v in key:
+            if type(v) is not int and type(v) is not EnumValue:
+                keyed = False
+                break
+        found = self.rows.get(key) if keyed else None
+        if found is not None:
+            cell, path = found
+        else:
+            try:
+                cell, path = table.lookup(resolved)
+            except LookupMiss as miss:
+                return _missed(i, table, resolved, miss, span)
+            if keyed:
+                self.rows[key] = (cell, path)
         row = [k.printed for k in path]
         if cell.provisional:
             i.trace.used_provisional(

@@ -11,7 +11,9 @@ kept; entries are written atomically, so two commands running at once never read
 entry. Pruning touches only this module's own entry names, never other files in the folder.
 
 ``RULEKIT_CACHE`` names the folder (default ``$XDG_CACHE_HOME/rulekit`` or
-``~/.cache/rulekit``); ``RULEKIT_CACHE=off`` turns both caches off.
+``~/.cache/rulekit``); ``RULEKIT_CACHE=off`` turns both caches off. The folder is created
+user-only (0700) and read only while it is this user's and nobody else may write to it
+(``private``); nothing is read from a rulebook's folder or the shared temp dir.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import sys
 import tempfile
 from collections.abc import Callable
@@ -42,12 +45,38 @@ GRAMMAR = re.compile(r"grammar-[0-9a-f]{64}\.json")
 
 
 def cache_dir() -> Path | None:
-    """Where entries are kept, or None when the cache is off."""
+    """Where entries are kept, or None when the cache is off or its folder is not private
+    (see ``private``)."""
     setting = os.environ.get("RULEKIT_CACHE")
     if setting is not None:
-        return None if setting.strip().lower() in _OFF else Path(setting)
-    base = os.environ.get("XDG_CACHE_HOME")
-    return (Path(base) if base else Path.home() / ".cache") / "rulekit"
+        if setting.strip().lower() in _OFF:
+            return None
+        folder = Path(setting)
+    else:
+        base = os.environ.get("XDG_CACHE_HOME")
+        folder = (Path(base) if base else Path.home() / ".cache") / "rulekit"
+    return folder if private(folder) else None
+
+
+def private(folder: Path) -> bool:
+    """Whether ``folder`` is fit to hold entries: a real directory (not a link planted in
+    its place), this user's own, that nobody else may write to. It is created user-only
+    (0700), and one of ours others may read is made so; a shared temp dir itself (world
+    writable) or another user's folder is never read: no cache rather than their files."""
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = folder.lstat()
+        if not stat.S_ISDIR(st.st_mode):
+            return False
+        if hasattr(os, "getuid") and st.st_uid != os.getuid():
+            return False
+        if st.st_mode & 0o022:  # others may plant or replace entries
+            return False
+        if st.st_mode & 0o077:
+            os.chmod(folder, 0o700)
+    except OSError:
+        return False
+    return True
 
 
 @lru_cache(maxsize=1)

@@ -267,7 +267,7 @@ class PlaySession:
             game = Game(self.checked, scenario, interp, save.seed, "play")
             self.game, self.viewer = game, Viewer(self.checked, interp)
         if self.max_steps is not None:
-            interp.max_steps = self.max_steps
+            interp.set_budget(self.max_steps)
         # the story, like the prompts, shows a face-down piece where it is, not what it is
         with showing_pieces(self.viewer.face):
             if not save.base:

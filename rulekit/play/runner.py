@@ -193,7 +193,7 @@ class Game:
         # the scenario's own step budget (a phase moving a whole war's pieces at once);
         # --max-steps, applied after, overrides it
         if self.scenario.info.max_steps is not None:
-            self.interp.max_steps = self.scenario.info.max_steps
+            self.interp.set_budget(self.scenario.info.max_steps)
 
     @property
     def summary_names(self) -> list[str]:
@@ -326,11 +326,8 @@ def new_game(
     chosen = policy or make_policy(policy_spec, seed, checked=checked)
     interp = Interpreter(checked, SeededDice(seed), chosen)
     attach_policy(interp)
-    interp.muted = True  # the set-up's events are dropped: it need not make them
-    try:
+    with interp.quietly():  # the set-up's events are dropped: it need not make them
         apply_scenario(checked, scenario, interp)
-    finally:
-        interp.muted = False
     interp.trace.events.clear()
     return Game(checked, scenario, interp, seed, policy_spec)
 
@@ -397,8 +394,7 @@ def _resume(checked: Checked, path: str, policy_spec: str | None, policy: Policy
             )
     interp = Interpreter(checked, dice, chosen, GameState(values))
     attach_policy(interp)
-    interp.changed = set(save.changed)
-    interp.entity_count = save.entity_count
+    interp.resume(interp.state, save.entity_count, changed=save.changed)
     game = Game(checked, scenario, interp, save.seed, spec, save.turn, save.ended or None)
     game.provisional_used = list(save.provisional_used)
     return game
@@ -568,7 +564,7 @@ def _replay(checked: Checked, path: str) -> ReplayReport:
         game = resume_game(checked, header["resumed_from"], header["policy"], policy)
     else:
         game = new_game(checked, header["scenario"], header["seed"], header["policy"], policy)
-    game.interp.dice = ForcedDice(faces)
+    game.interp.use_dice(ForcedDice(faces))
     recorded = iter(body)
     was = (str(header["cwd"]), str(header["root"])) if "cwd" in header else None
     turns = footer.get("turns", 0) - header.get("start_turn", 0)

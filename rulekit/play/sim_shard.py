@@ -163,9 +163,9 @@ def play_shard(shard: Shard) -> ShardResult:
     for seed in range(shard.start, shard.stop):
         try:
             game = new_game(checked, shard.scenario, seed, shard.policy)
-            game.interp.muted = True  # untraced: a game is summed up by its outcome alone
+            game.interp.mute()  # untraced: a game is summed up by its outcome alone
             if shard.max_steps is not None:
-                game.interp.max_steps = shard.max_steps
+                game.interp.set_budget(shard.max_steps)
             result = game.play(shard.turns)
         except Exception as exc:  # one game's error must not end the study
             failure = failure_of(seed, exc)
