@@ -343,6 +343,7 @@ def test_a_withdrawn_boat_at_another_base_goes_to_pearl_and_the_west_coast_8_0(
     for _ in range(12):
         if boat.attrs["box"] is not None or str(boat.attrs["status"]) != "active":
             break
+        game.call("prep_phase")  # each turn: Done to Operating [11.0], then transit [15.0]
         game.call("transit_movement", sub=boat)
     assert str(boat.attrs["status"]) == "active"  # the seeded transit events spare it
     assert str(boat.attrs["base"]) == "Pearl Harbor"
