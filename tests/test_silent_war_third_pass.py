@@ -112,3 +112,118 @@ def test_voluntary_rtb_still_moves_the_same_turn_15_21(silent_war: Checked) -> N
     before = where(sub)
     game.call("unit_transit_movement", sub=sub)
     assert where(sub) != before
+
+
+# ---- [14.17] Note: a face-down target that proves unhittable: automatic miss, counterattack ----
+
+
+def calls(game: Game, procedure: str) -> list[Any]:
+    return [e for e in game.events("call") if e.procedure == procedure]
+
+
+def face_down_target_round(silent_war: Checked, dice: list[int], target_revealed: bool) -> Game:
+    """Spearfish (attack 6, tactical set to 1) in column B, torpedo +2, one TDC marker of 0.
+    On the display: "Big", defense 9 and ASW 1, in column B, and a face-down 2-1 "Decoy" in
+    column A, turned up by the one reveal [14.13] (ASW 0). The TDC goes on Big and all 6
+    attack points too [14.15]. Attack 6 + 2 = 8; Big's value 9 + 1 (its own ASW, once it is
+    face up) + 0 = 10: 8 - 10 < 0, Big cannot be hit [14.16 C]."""
+    game = Game(silent_war, dice, column=["B"], to_reveal=["Decoy"], target=["Big"], give=[6])
+    sub = game.sub_at_sea("Spearfish", "East China Sea", tactical=1)
+    b, a = game.v("column", "B"), game.v("column", "A")
+    big = game.call(
+        "unit",
+        name="Big",
+        type="CA",
+        tonnage=10,
+        defense=9,
+        asw=1,
+        column=b,
+        revealed=target_revealed,
+    )
+    decoy = game.call("unit", name="Decoy", tonnage=2, defense=1, asw=0, column=a)
+    game.set(display=(big, decoy), combatants=(sub,), tdc_pool=(0,), torpedo=2)
+    assert sub.attrs["attack"] == 6
+    game.call("combat_round", sub=sub)
+    return game
+
+
+def test_face_down_target_that_cannot_be_hit_is_a_miss_and_a_counterattack_14_17(
+    silent_war: Checked,
+) -> None:
+    """[14.17] Note: "Unrevealed units with TDC markers are considered to have a defense of
+    '1' until revealed. If attacked, and it is determined that the target cannot be hit, the
+    attack goes through with an automatic miss, followed by a counterattack." Big is face
+    down when the points are allocated; turned up [14.15] it cannot be hit: no to-hit die is
+    thrown for it, and the Counterattack Round [14.2] follows, though this is the first
+    attack round and no attack could succeed (the Note, not [14.17 A])."""
+    game = face_down_target_round(silent_war, [0, 0], target_revealed=False)
+    assert len(calls(game, "attack")) == 1
+    assert [e for e in game.events("roll") if e.rule.startswith("14.16")] == []
+    assert len(calls(game, "counterattack")) == 1, "the automatic miss is followed by one"
+    assert game.events("total", name="japanese_value")
+
+
+def test_a_revealed_target_that_cannot_be_hit_brings_no_counterattack_14_17_a(
+    silent_war: Checked,
+) -> None:
+    """[14.17] "A. If no successful attack can be made in the first attack round, there is no
+    Counterattack [14.2]." Big face up before the points are allocated: the player knew."""
+    game = face_down_target_round(silent_war, [0, 0], target_revealed=True)
+    assert calls(game, "counterattack") == []
+
+
+# ---- [15.26] out of range: "is damaged", through the damage rules [18.12]/[18.13] -------------
+
+
+def out_of_range(game: Game, damage: int) -> Any:
+    """Spearfish at sea on patrol with `damage` Damage markers, its range one less than the
+    distance to the nearest active Base (the map is not printed: the distance is read from
+    the rulebook's map)."""
+    sub = game.sub_at_sea("Spearfish", "Marshalls")
+    far = game.call("range_from_bases", a=game.v("area", "Marshalls"))
+    assert far >= 2
+    sub.attrs["range"] = far - 1
+    sub.attrs["damage"] = damage
+    assert game.call("in_range", sub=sub, a=sub.attrs["area"]) is False
+    return sub
+
+
+def test_out_of_range_with_two_damage_markers_is_sunk_15_26_18_13(silent_war: Checked) -> None:
+    """[15.26] "A submarine that is discovered to be out of range of a base is damaged and
+    must RTB to the nearest base at a speed one less than its printed speed". [18.13] "Should
+    a submarine receive a third Damage marker, it is sunk. Advance the Submarines Sunk marker
+    by one (1)." A boat with two Damage markers found out of range does not survive."""
+    game = Game(silent_war, [])
+    sub = out_of_range(game, damage=2)
+    lost = game.state["subs_lost"]
+    game.call("beyond_range", sub=sub)
+    assert str(sub.attrs["status"]) == "sunk"
+    assert game.state["subs_lost"] == lost + 1
+
+
+def test_out_of_range_second_marker_rolls_against_defense_15_26_18_12(
+    silent_war: Checked,
+) -> None:
+    """[18.12] "Should a submarine receive a second Damage marker, a die is rolled: If the die
+    result is > the Defense rating of the submarine, it is sunk. ... If the sub is not sunk,
+    place a second Damage marker on the sub." Spearfish's Defense is 3 ([14.2] example: "3
+    submarine defense points"): a 9 sinks it, a 3 does not."""
+    game = Game(silent_war, [9])
+    sub = out_of_range(game, damage=1)
+    assert sub.attrs["defense"] == 3
+    game.call("beyond_range", sub=sub)
+    assert str(sub.attrs["status"]) == "sunk"
+    game = Game(silent_war, [3])
+    sub = out_of_range(game, damage=1)
+    game.call("beyond_range", sub=sub)
+    assert str(sub.attrs["status"]) == "active" and sub.attrs["damage"] == 2
+    assert str(sub.attrs["rtb"]) == "involuntary" and sub.attrs["beyond_range"] is True
+    assert game.dice_left() == 0
+
+
+def test_out_of_range_undamaged_boat_gets_one_marker_15_26(silent_war: Checked) -> None:
+    """[15.26] "is damaged": an undamaged boat receives one Damage marker [18.1], no die."""
+    game = Game(silent_war, [])
+    sub = out_of_range(game, damage=0)
+    game.call("beyond_range", sub=sub)
+    assert str(sub.attrs["status"]) == "active" and sub.attrs["damage"] == 1
