@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from conftest import RULEBOOKS
-from test_silent_war_rules import Game
+from test_silent_war_rules import Game, unit
 
 import rulekit
 from rulekit.book.checker import Checked
@@ -227,3 +227,172 @@ def test_out_of_range_undamaged_boat_gets_one_marker_15_26(silent_war: Checked) 
     sub = out_of_range(game, damage=0)
     game.call("beyond_range", sub=sub)
     assert str(sub.attrs["status"]) == "active" and sub.attrs["damage"] == 1
+
+
+# ---- [19.21 #2] Premature Detonation: its counterattack, +1 ASW, even with no ASW revealed -----
+
+
+def detonation_round(
+    silent_war: Checked, dice: list[int], maru_asw: int, maru_defense: int = 2
+) -> Game:
+    """Spearfish (attack 6, defense 3, tactical set to 1, no Super Skipper) in column B turns
+    up a Combat Event chit in [14.13]; the only other piece is a revealed 2-x Maru, whose
+    ASW is `maru_asw`; the torpedo is at +2, two TDC markers of 0 in the pool."""
+    game = Game(silent_war, dice, column=["B"], target=["Maru"])
+    sub = game.sub_at_sea("Spearfish", "East China Sea", tactical=1)
+    game.set(
+        display=(
+            unit(game, name="Chit", revealed=False, event=True, tonnage=0),
+            unit(game, name="Maru", tonnage=4, defense=maru_defense, asw=maru_asw),
+        ),
+        combatants=(sub,),
+        tdc_pool=(0, 0),
+        torpedo=2,
+    )
+    game.call("combat_round", sub=sub)
+    return game
+
+
+def test_premature_detonation_counterattack_with_no_asw_revealed_19_21_2(
+    silent_war: Checked,
+) -> None:
+    """[19.21] 2, Torpedo Malfunction, "5 — Premature Detonation: ... Roll a d10 die. If the
+    die roll is zero (0), the submarine is sunk, if the roll is = or > the submarine's printed
+    defense value the submarine is damaged, otherwise no effect. ... If not sunk, conduct the
+    Counterattack round, adding one (1) to the ASW value (the detonation aids in localizing
+    the submarine)." [19.2] "The results of the Event supercede the rules in all cases": the
+    [14.2] Note ("If all revealed units only have a zero (0) ASW value, there is no
+    Counterattack") does not cancel it. Dice: the event 2, the malfunction 5, the detonation
+    1 (not 0, below Defense 3: no effect), the TDC draw, the attack on the Maru (halved: 3
+    points, (3 + 2) - (2 + 0 + 0) = 3; 9 misses), the counterattack."""
+    game = detonation_round(silent_war, [2, 5, 1, 1, 9, 0], maru_asw=0)
+    sub = game.state["combatants"][0]
+    assert str(sub.attrs["status"]) == "active" and sub.attrs["damage"] == 0
+    assert len(calls(game, "attack")) == 1
+    assert len(calls(game, "counterattack")) == 1
+    (japanese,) = game.events("total", name="japanese_value")
+    assert any(t.rule == "19.21 #2" and t.value == 1 for t in japanese.terms)
+    assert game.dice_left() == 0
+
+
+def test_premature_detonation_adds_one_to_the_asw_value_19_21_2(silent_war: Checked) -> None:
+    """The same with the Maru's ASW 1: the Japanese value has the revealed ASW 1 and the
+    event's +1 [19.21 #2], one more than the same counterattack without the event."""
+    game = detonation_round(silent_war, [2, 5, 1, 1, 9, 0], maru_asw=1)
+    (japanese,) = game.events("total", name="japanese_value")
+    plain = Game(silent_war, [0])
+    sub = plain.sub_at_sea("Spearfish", "East China Sea")
+    plain.set(display=(unit(plain, name="Maru", tonnage=4, defense=2, asw=1),), combatants=(sub,))
+    plain.call("counterattack", sub=sub)
+    (without,) = plain.events("total", name="japanese_value")
+    assert japanese.total == without.total + 1
+
+
+def test_premature_detonation_counterattack_when_no_attack_could_hit_19_21_2(
+    silent_war: Checked,
+) -> None:
+    """[19.21 #2] Premature Detonation: "If not sunk, conduct the Counterattack round": the
+    event supersedes [14.17 A] ("If no successful attack can be made in the first attack
+    round, there is no Counterattack") [19.2]. The Maru's defense 6 is out of reach of the
+    halved attack ((3 + 2) - (6 + 1 + 0) < 0): no to-hit die, the counterattack follows.
+    Dice: the event 2, the malfunction 5, the detonation 1, the TDC draw, the counterattack."""
+    game = detonation_round(silent_war, [2, 5, 1, 1, 0], maru_asw=1, maru_defense=6)
+    assert [e for e in game.events("roll") if e.rule == "14.16 C"] == []
+    assert len(calls(game, "counterattack")) == 1
+    assert game.dice_left() == 0
+
+
+# ---- worked examples: [12.1] the SMZ example, [17.1] "November, 1942 for example" ------------
+
+
+def red_start(area: str, war_period: str) -> int:
+    """Where the red boxes start on an OpArea's Area Activity Chart line (the charts are not
+    printed in the rules: read from the rulebook's chart through the public API)."""
+    row = silent_war_book().lookup("area_activity", at={"area": area, "war_period": war_period})
+    boxes = [str(b) for b in row.value]
+    return boxes.index("red")
+
+
+def test_smz_example_reads_the_solomons_chart_twice_12_1(silent_war: Checked) -> None:
+    """[12.1] Example: "A Special Mission Event has occurred for a Guadalcanal Patrol. A
+    submarine on patrol in the Coral Sea may Patrol Move to the Solomons (roll for transit
+    event), and then enter the Guadalcanal Special Mission Zone for no additional cost, also
+    rolling for a Transit Event using the Solomons Area Activity Chart." [19.1] "For Patrol
+    Movement, use the OpArea the submarine has moved into"; "If the die roll is = or > the
+    number at which red results start, the player has encountered a Transit Event. The player
+    now rolls again twice on the Transit Event Table". [20.3] +2 entering an SMZ.
+
+    The dice are chosen where the two charts part: a natural roll that reaches the Solomons'
+    red boxes but not the Coral Sea's. Both checks must find a Transit Event (two more rolls
+    each, 0 and 0), read on the Solomons chart; on the Coral Sea's neither would."""
+    wp = "WP2"
+    solomons, coral = red_start("Solomons", wp), red_start("Coral Sea", wp)
+    assert solomons < coral, "the charts do not tell the two OpAreas apart in this War Period"
+    first = solomons  # patrol movement: no drm for a Patrol side boat [19.1]
+    second = solomons - 2  # +2 entering a Special Mission Zone [20.3]
+    game = Game(silent_war, [first, 0, 0, second, 0, 0], move_to=["Solomons"], zone=["Guadalcanal"])
+    game.set(war_period=wp, active_smzs=[game.v("smz", "Guadalcanal")])
+    sub = game.sub_at_sea("Spearfish", "Coral Sea", section=game.v("section", "operating"))
+    game.call("unit_patrol_movement", sub=sub)  # the Patrol Movement Phase of the sequence
+    assert str(sub.attrs["area"]) == "Solomons" and str(sub.attrs["smz"]) == "Guadalcanal"
+    checks = [e for e in game.events("roll") if e.rule == "19.1"]
+    assert [c.total for c in checks] == [first, 0, 0, second + 2, 0, 0]
+    assert len(game.events("lookup", table="transit_event_table")) == 2
+    assert game.dice_left() == 0
+
+
+def test_smz_example_no_event_below_the_solomons_red_boxes_12_1(silent_war: Checked) -> None:
+    """The same move, each check one short of the Solomons' red boxes: no Transit Event, no
+    further roll (whatever the Coral Sea's chart says)."""
+    wp = "WP2"
+    solomons = red_start("Solomons", wp)
+    game = Game(
+        silent_war, [solomons - 1, solomons - 3], move_to=["Solomons"], zone=["Guadalcanal"]
+    )
+    game.set(war_period=wp, active_smzs=[game.v("smz", "Guadalcanal")])
+    sub = game.sub_at_sea("Spearfish", "Coral Sea", section=game.v("section", "operating"))
+    game.call("unit_patrol_movement", sub=sub)
+    assert str(sub.attrs["smz"]) == "Guadalcanal"
+    assert game.events("lookup", table="transit_event_table") == []
+    assert game.dice_left() == 0
+
+
+def end_turn(game: Game) -> None:
+    """The End Turn Segment [4.0 IV]: Conclude Turn [16.0], then War Progress [17.0]."""
+    game.call("conclude_turn_phase")
+    game.call("war_progress_phase")
+
+
+def test_war_period_advances_automatically_after_november_1942_17_1(silent_war: Checked) -> None:
+    """[17.1] "If the War Period has not advanced by the time all numbers for transition have
+    been attempted (November, 1942 for example), the War Period advances automatically."
+    [17.0] "At the end of the fourth week of months marked with numbers in their boxes ... the
+    player must determine if the War Period advances." War Period 1, the fourth week of
+    November 1942 ends, the roll (a natural 0, no box is 0 or less) fails: War Period 2."""
+    game = Game(silent_war, [0])
+    game.set(year=1942, month="Nov", week=4, war_period="WP1", ships_sunk=60, tonnage_sunk=250)
+    wp2 = game.v("war_period", "WP2")
+    assert game.call("transition_number", to=wp2) is not None  # November 1942 has a box
+    end_turn(game)
+    assert (str(game.state["month"]), game.state["year"]) == ("Dec", 1942)
+    assert str(game.state["war_period"]) == "WP2"
+
+
+def test_no_automatic_advance_before_the_last_box_17_1(silent_war: Checked) -> None:
+    """The fourth week of October 1942 (a box before November's) ends with a failed roll:
+    another attempt may be made next month [17.0 C]; the War Period stays 1."""
+    game = Game(silent_war, [0])
+    game.set(year=1942, month="Oct", week=4, war_period="WP1", ships_sunk=60, tonnage_sunk=250)
+    end_turn(game)
+    assert (str(game.state["month"]), game.state["year"]) == ("Nov", 1942)
+    assert str(game.state["war_period"]) == "WP1"
+
+
+def test_automatic_advance_even_below_the_minimum_totals_17_1(silent_war: Checked) -> None:
+    """[17.0 A] "If Ships & Tonnage Sunk totals are not = or > the minimum values listed, the
+    War Period automatically fails to advance" at that attempt; [17.1] once all numbers have
+    been attempted (November 1942), it advances automatically all the same."""
+    game = Game(silent_war, [])
+    game.set(year=1942, month="Nov", week=4, war_period="WP1", ships_sunk=0, tonnage_sunk=0)
+    end_turn(game)
+    assert str(game.state["war_period"]) == "WP2"
