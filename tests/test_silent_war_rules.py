@@ -209,10 +209,19 @@ def test_smz_entry_example_12_1(silent_war: Checked) -> None:
     assert len(checks) == 2  # one Transit Event check for each move
     assert [t.rule for t in checks[0].modifiers] == []  # patrol movement: no "-1 Transit side"
     assert [(t.value, t.rule) for t in checks[1].modifiers] == [(2, "20.3")]
-    # both checks read the Solomons chart (the red results start where the Solomons' do); the
-    # Coral Sea's is read only for Congregating Risk, which counts the OpArea departed [22.1]
-    lookups = [e for e in game.events("lookup", table="area_activity")]
-    assert {e.keys["area"] for e in lookups} == {"Solomons", "Coral Sea"}
+    # "using the Solomons Area Activity Chart": both checks are governed by the Solomons
+    # ([19.1] "For Patrol Movement, use the OpArea the submarine has moved into"). Asserted
+    # check by check: a set of the charts read over both checks (as this test had it) passes
+    # whichever chart governs which check. The Coral Sea's chart is read only for the first
+    # check's Congregating Risk, which counts the OpArea departed [22.1].
+    governing = [str(e.result) for e in game.events("return", procedure="governing_area")]
+    assert governing == ["Solomons", "Solomons"]
+    red_starts = [str(e.args["a"]) for e in game.events("call", procedure="red_start")]
+    assert set(red_starts) == {"Solomons"}
+    congregating = [
+        [str(a) for a in e.args["passed"]] for e in game.events("call", procedure="congregating_on")
+    ]
+    assert congregating == [["Solomons", "Coral Sea"], ["Solomons"]]
 
 
 # ---- printed tables ---------------------------------------------------------------------------
