@@ -17,6 +17,7 @@ from test_silent_war_rules import Game, unit
 
 import rulekit
 from rulekit.book.checker import Checked
+from rulekit.engine.dice import SeededDice
 
 
 def sub_named(game: Game, name: str) -> Any:
@@ -396,3 +397,148 @@ def test_automatic_advance_even_below_the_minimum_totals_17_1(silent_war: Checke
     game.set(year=1942, month="Nov", week=4, war_period="WP1", ships_sunk=0, tonnage_sunk=0)
     end_turn(game)
     assert str(game.state["war_period"]) == "WP2"
+
+
+# ---- [25.3] Super Skippers: the player picks among the boats next in line; none is lost -------
+
+JANUARY_1944 = ["Redfin", "Angler", "Flasher", "Robalo", "Tang", "Jack", "Tambor"]
+
+
+def freed_skipper(game: Game, boat: str, skipper: str) -> Any:
+    """A boat at Brisbane with a +2 Super Skipper, withdrawn from active service [25.3]."""
+    sub = game.call("start_at_base", name=boat, at=game.v("base", "Brisbane"))
+    sub.attrs.update(skipper=2, skipper_name=skipper)
+    sub.attrs["status"] = game.v("sub_status", "withdrawn")
+    return sub
+
+
+def january_1944(game: Game) -> dict[str, tuple[int, Any]]:
+    """The January 1944 reinforcements arrive [8.0]; each new boat's Super Skipper."""
+    game.set(year=1944, month="Jan", week=1)
+    game.call("reinforcement_phase")
+    return {
+        s.attrs["name"]: (s.attrs["skipper"], s.attrs["skipper_name"])
+        for s in game.state["subs"]
+        if s.attrs["name"] in JANUARY_1944
+    }
+
+
+def test_the_player_chooses_among_the_boats_next_in_line_25_3(silent_war: Checked) -> None:
+    """[25.3] "If the result is 5-9, he may be assigned at the +1 level to any submarine
+    currently in a Repair Box, or any submarine next in line to be received as a
+    reinforcement". Example: "In December 1943, S-42 with +2 Whitaker is withdrawn from
+    active service. The player rolls a die and gets an 8. The player may reassign +1 Whitaker
+    to any sub that is in a Repair Box, or to Redfin, Angler, Flasher, Robalo, Tang, Jack, or
+    Tambor which will be received in January of 1944." The player picks Tang: Tang, not the
+    first boat to arrive, has +1 Whitaker. (Tambor, a 1940 boat, is received back from an
+    overhaul: it is put in the U.S. West Coast Box [8.0].)"""
+    game = Game(silent_war, [8], new_boat="Tang")
+    game.set(year=1943, month="Dec")
+    tambor = game.call("start_at_base", name="Tambor", at=game.v("base", "Pearl Harbor"))
+    tambor.attrs["box"] = game.v("base_box", "U.S. West Coast")
+    s42 = freed_skipper(game, "S-42", "Whitaker")
+    game.call("reassign_skipper", sub=s42)
+    (asked,) = game.events("decision", name="new_boat")
+    assert set(JANUARY_1944) <= {str(o) for o in asked.options}
+    skippers = january_1944(game)
+    assert skippers["Tang"] == (1, "Whitaker")
+    assert skippers["Redfin"] == (0, None)
+
+
+def test_a_second_freed_skipper_waits_as_well_25_3(silent_war: Checked) -> None:
+    """Two Super Skippers freed in December 1943 ([25.3]: each rolls, 8 and 9), both for the
+    boats next in line: Whitaker to Redfin, Morton to Angler. Neither overwrites the other:
+    in January 1944 both boats have their +1 skipper."""
+    game = Game(silent_war, [8, 9], new_boat=["Redfin", "Angler"])
+    game.set(year=1943, month="Dec")
+    for boat, skipper in (("S-42", "Whitaker"), ("S-44", "Morton")):
+        game.call("reassign_skipper", sub=freed_skipper(game, boat, skipper))
+    skippers = january_1944(game)
+    assert skippers["Redfin"] == (1, "Whitaker")
+    assert skippers["Angler"] == (1, "Morton")
+
+
+def test_freed_skippers_by_default_none_is_lost_25_3(silent_war: Checked) -> None:
+    """The same two skippers with the rulebook's default answers: each joins a different
+    January 1944 boat; none is overwritten or lost."""
+    game = Game(silent_war, [8, 9])
+    game.set(year=1943, month="Dec")
+    for boat, skipper in (("S-42", "Whitaker"), ("S-44", "Morton")):
+        game.call("reassign_skipper", sub=freed_skipper(game, boat, skipper))
+    skippers = january_1944(game)
+    assigned = sorted(str(name) for level, name in skippers.values() if level == 1)
+    assert assigned == ["Morton", "Whitaker"]
+
+
+# ---- [3.11] / [2.3 B2] named pieces chosen and distributed at random ---------------------------
+
+CARRIERS = {"Akagi", "Kaga", "Hiryu", "Shokaku"}  # [2.3 B2], without the dated Shinano, Taiho
+
+
+def sorted_war_mix(silent_war: Checked, seed: int, war_period: str = "WP1") -> Game:
+    """The War Mix sorted for a War Period [3.11] on seeded dice."""
+    game = Game(silent_war, [])
+    game.interp.dice = SeededDice(seed)
+    game.set(war_period=war_period, year=1942, month="Jan")
+    game.call("sort_war_mix")
+    return game
+
+
+def pieces(game: Game) -> list[Any]:
+    return list(game.call("war_mix_pieces"))
+
+
+def test_named_carriers_are_chosen_at_random_3_11_2_3_b2(silent_war: Checked) -> None:
+    """[3.11] "Choose the columns for the War Period noted in the scenario and sort the
+    Japanese pieces into each cup as per the Table. If a ship category (such as M 6t or more)
+    has different types of pieces, choose and distribute them randomly into the cups."
+    [2.3 B2] "Some specific named Japanese ships are provided. These are carriers Akagi, Kaga,
+    Hiryu, Shokaku, Shinano, and Taiho". The CV category has four pieces before the dated
+    ones enter: which of them is in the War Mix is chosen at random, so over seeds each of
+    Akagi, Kaga, Hiryu and Shokaku appears."""
+    seen: set[str] = set()
+    for seed in range(40):
+        game = sorted_war_mix(silent_war, seed)
+        seen |= {u.attrs["name"] for u in pieces(game) if u.attrs["name"] in CARRIERS}
+    assert seen == CARRIERS
+
+
+def test_named_pieces_are_distributed_at_random_into_the_cups_3_11(silent_war: Checked) -> None:
+    """[3.11] "choose and distribute them randomly into the cups": a named piece of a category
+    the Table spreads over several cups (Izumo, Asahi, Akashi are "M 6t or more" pieces,
+    [2.3 B2]) is not always in the same cup."""
+    cups: dict[str, set[str]] = {}
+    for seed in range(40):
+        game = sorted_war_mix(silent_war, seed)
+        for u in pieces(game):
+            if u.attrs["name"] in ("Izumo", "Asahi", "Akashi"):
+                cups.setdefault(u.attrs["name"], set()).add(str(u.attrs["cup"]))
+    assert cups and all(len(c) > 1 for c in cups.values()), cups
+
+
+def test_a_sunk_carrier_is_replaced_by_another_named_carrier_2_3_b2(silent_war: Checked) -> None:
+    """[2.3 B2] "If sunk, these ships are permanently removed from play." Its category is
+    still on the War Mix Table: at the next sort [3.15] another carrier piece fills it (only
+    hospital ships and auxiliaries are replaced by unnamed pieces). Over seeds, with Akagi
+    sunk, Kaga, Hiryu and Shokaku all appear, Akagi never."""
+    seen: set[str] = set()
+    for seed in range(30):
+        game = sorted_war_mix(silent_war, seed)
+        akagi = next(
+            (u for u in pieces(game) if u.attrs["name"] == "Akagi"),
+            None,
+        )
+        if akagi is None:
+            game.interp.dice = SeededDice(1000 + seed)
+            game.call("sort_war_mix")
+            akagi = next((u for u in pieces(game) if u.attrs["name"] == "Akagi"), None)
+        if akagi is None:
+            continue
+        game.call("remove_from_cup", piece=akagi)
+        game.call("piece_removed", u=akagi)
+        game.set(war_period="WP2")
+        game.call("sort_war_mix")
+        names = {u.attrs["name"] for u in pieces(game)}
+        assert "Akagi" not in names
+        seen |= names & CARRIERS
+    assert seen == CARRIERS - {"Akagi"}
