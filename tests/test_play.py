@@ -202,10 +202,12 @@ def test_the_story_never_names_a_face_down_unit(tmp_path: Path) -> None:
         told += child.before
         child.sendline("")  # the posture, the column: the defaults
     told += child.before
-    assert "draw from eligible [13.1 C]: item 16 of 17: face-down unit in column A" in told
+    assert "draw from eligible [13.1 C]: item 10 of 18: face-down unit in column A" in told
     # every unit a War Mix cup can hold, by its printed name (war_mix.rk, [28.3])
     names = ["M 1-3t", "M 4-5t", "M 6t or more", "Asahi Maru", "Kiku Maru", "Diligent Escort"]
     names += ["AO", "AP", "DE", "DD", "CL", "CA", "CV", "BB", "Aircraft"]
+    # the named units [2.3 B2], chosen into the cups at random [3.11]
+    names += ["Akagi", "Kaga", "Hiryu", "Shokaku", "Asahi", "Izumo", "Akashi", "Erimo", "Iro"]
     leaks = [n for n in names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", told)]
     assert leaks == []
     child.expect(PROMPT)
