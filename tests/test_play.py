@@ -209,6 +209,8 @@ def test_the_story_never_names_a_face_down_unit(tmp_path: Path) -> None:
     # every unit a War Mix cup can hold, by its printed name (war_mix.rk, [28.3])
     names = ["M 1-3t", "M 4-5t", "M 6t or more", "Asahi Maru", "Kiku Maru", "Diligent Escort"]
     names += ["AO", "AP", "DE", "DD", "CL", "CA", "CV", "BB", "Aircraft"]
+    # the named units [2.3 B2], chosen into the cups at random [3.11]
+    names += ["Akagi", "Kaga", "Hiryu", "Shokaku", "Asahi", "Izumo", "Akashi", "Erimo", "Iro"]
     leaks = [n for n in names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", told)]
     assert leaks == []
     child.expect(PROMPT)

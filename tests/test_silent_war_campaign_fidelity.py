@@ -21,6 +21,11 @@ def sub_named(game: Game, name: str) -> Any:
     return next(s for s in game.state["subs"] if s.attrs["name"] == name)
 
 
+def waiting(game: Game) -> list[tuple[str, str]]:
+    """The Super Skippers waiting for a boat next in line [25.3]: (boat, skipper)."""
+    return [(p.get("boat"), p.get("skipper")) for p in game.state["skippers_waiting"]]
+
+
 def const_texts(book: Checked, name: str) -> list[str]:
     """A list constant's items as written in the rulebook."""
     return [item.value for item in book.book.consts[name].value.items]
@@ -148,11 +153,17 @@ def test_diligent_escort_backs_and_tf_only_2_3_b3(silent_war: Checked) -> None:
     # randomly into the cups": the War Mix of War Period 1 puts a Diligent Escort in cups B, C
     # and D (provisional counts), each drawn from the six pieces. Forced draws: the pieces are
     # numbered in the order above (three Rising Sun, then three Red Ball), and one is drawn
-    # for B, then C, then D.
-    def diligent_backs(draws: list[int]) -> list[str]:
-        game = Game(silent_war, draws)
+    # for B, then C, then D. The draws before them (the named pieces of the categories sorted
+    # first, [3.11]) are as many whatever they draw: each is forced to its first item.
+    seeded = Game(silent_war)
+    seeded.call("start_game")
+    draws = [e for e in seeded.events("draw") if e.of > 1]
+    before = next(i for i, e in enumerate(draws) if e.pool == "backs")
+
+    def diligent_backs(forced: list[int]) -> list[str]:
+        game = Game(silent_war, [1] * before + forced)
         game.call("start_game")
-        assert game.dice_left() == 0  # setting up draws three pieces and throws nothing else
+        assert game.dice_left() == 0  # setting up throws nothing but these draws
         found = [u for u in pieces(game) if u.attrs["diligent"]]
         return [str(u.attrs["flag"]) for u in sorted(found, key=lambda u: str(u.attrs["cup"]))]
 
@@ -269,7 +280,8 @@ def test_the_named_japanese_units_are_pieces_of_the_war_mix_2_3_b2(silent_war: C
     assert all(u.attrs["italic"] for u in named.values())
     # Izumo "armored cruiser" and Asahi "repair ship": AC and AR, "considered merchants"
     assert {str(named[n].attrs["type"]) for n in ("Asahi", "Izumo") if n in named} <= {"AR", "AC"}
-    # a sunk carrier is removed from play for good: one piece fewer after the next sort
+    # a sunk carrier is removed from play for good; its place on the War Mix Table is open to
+    # another carrier piece at the next sort [3.11] (issue 30)
     carrier = next(u for n, u in named.items() if str(u.attrs["category"]) == "CV")
     game.call("remove_from_cup", piece=carrier)
     game.call("after_clean_up", before=[carrier])
@@ -290,7 +302,9 @@ def test_the_named_japanese_units_are_pieces_of_the_war_mix_2_3_b2(silent_war: C
         "war_mix", war_period=game.v("war_period", "WP2"), category=game.v("category", "CV")
     )
     on_table = sum(wp2.get(k) for k in "ABCD")
-    assert sum(1 for u in pieces(game) if str(u.attrs["category"]) == "CV") == on_table - 1
+    carriers = [u for u in pieces(game) if str(u.attrs["category"]) == "CV"]
+    assert len(carriers) == on_table
+    assert carrier.attrs["name"] not in {u.attrs["name"] for u in carriers}
 
 
 # ---- [8.0] Reinforcements, Withdrawals and Returns ------------------------------------------
@@ -326,7 +340,9 @@ def test_s42_is_withdrawn_from_active_service_in_december_1943_25_3(silent_war: 
     game.call("reinforcement_phase")
     assert str(s42.attrs["status"]) == "withdrawn"
     assert s42.attrs["box"] is None  # not in overhaul on the West Coast
-    assert game.state["skipper_waiting"] == "Whitaker"
+    # "... to Redfin, Angler, Flasher, Robalo, Tang, Jack, or Tambor which will be received
+    # in January of 1944": by default the first of them
+    assert waiting(game) == [("Redfin", "Whitaker")]
 
 
 def test_a_withdrawn_boat_at_another_base_goes_to_pearl_and_the_west_coast_8_0(
@@ -343,6 +359,7 @@ def test_a_withdrawn_boat_at_another_base_goes_to_pearl_and_the_west_coast_8_0(
     for _ in range(12):
         if boat.attrs["box"] is not None or str(boat.attrs["status"]) != "active":
             break
+        game.call("prep_phase")  # each turn: Done to Operating [11.0], then transit [15.0]
         game.call("transit_movement", sub=boat)
     assert str(boat.attrs["status"]) == "active"  # the seeded transit events spare it
     assert str(boat.attrs["base"]) == "Pearl Harbor"

@@ -45,6 +45,11 @@ UNIQUE_SHIPS = frozenset(
     }
 )
 
+# [3.13] "Ten Japanese ship pieces have Entry Dates printed on them": once entered, in the War
+# Mix until sunk. The named units without a date are chosen at random at each sort [3.11]
+# (a carrier in the mix may be another one after the next sort).
+DATED_SHIPS = frozenset({"Yamato", "Musashi", "Ise", "Taiho", "Shinano"})
+
 # [2.3 B2] "hospital ships Asahi Maru and Kiku Maru; and naval auxiliaries Akashi, Erimo, and
 # Iro": the sunk ones are replaced (the repair ship Asahi and the cruiser Izumo are not).
 NAVAL_AUXILIARIES = frozenset({"Akashi", "Erimo", "Iro"})
@@ -157,7 +162,7 @@ def snapshot(values: dict[str, Any], before: Snapshot | None) -> Snapshot:
     pieces = {id(u): {k: text(u.attrs[k]) for k in PRINTED} for _, u in pieces_in_cups(values)}
     entities = {id(u): u for _, u in pieces_in_cups(values)}
     names = {s for _, u in pieces_in_cups(values) for s in ships_of(text(u.attrs["name"]))}
-    entered = set(before.entered if before else ()) | (names & UNIQUE_SHIPS)
+    entered = set(before.entered if before else ()) | (names & DATED_SHIPS)
     return Snapshot(
         pieces,
         {id(u) for u in values["held"]},
@@ -347,8 +352,7 @@ def check_unique(
             yield "unique_ships", f"{name} has left the War Mix without being sunk"
     skippers = [text(s.attrs["skipper_name"]) for s in values["subs"] if s.attrs["skipper_name"]]
     skippers += [text(x) for x in values["skipper_pool"]]
-    if values["skipper_waiting"]:
-        skippers.append(text(values["skipper_waiting"]))
+    skippers += [text(p.get("skipper")) for p in values["skippers_waiting"]]
     for name, n in Counter(skippers).items():
         if n > 1:
             yield "skipper_unique", f"Super Skipper {name} is in play {n} times"  # [25.2]
