@@ -1,0 +1,503 @@
+"""Silent War 2.1: an outside tester's edge cases for the fixes of [15.22], [14.17] Note,
+[15.26], [19.21 #2] and the worked examples [12.1] and [17.1].
+
+Every expectation is read from the rules text (../shared/seeds/000_0b28bf2899953500.txt); the
+words each test rests on are quoted in its docstring. Tests marked xfail(strict) document a
+deviation of the rulebook from the text (the reason names the rule and the .rk lines).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_silent_war_combat_fidelity import EVENT, calls, col, notes
+from test_silent_war_rules import Game, unit
+
+from rulekit.book.checker import Checked
+from rulekit.engine.values import Entity
+
+
+def where(sub: Entity) -> tuple[str, str, str, str]:
+    """(area, section, side, rtb marker) of a submarine at sea."""
+    a = sub.attrs
+    return (str(a["area"]), str(a["section"]), str(a["side"]), str(a["rtb"]))
+
+
+def moved(sub: Entity, area: str) -> bool:
+    """The boat left `area` (for another OpArea or a Base's box)."""
+    return str(sub.attrs["area"]) != area or sub.attrs["base"] is not None
+
+
+def operating(game: Game, name: str, area: str, **attrs: Any) -> Entity:
+    """A boat in the Operating section, as after the Prep for Operations Phase [11.0]."""
+    return game.sub_at_sea(name, area, section=game.v("section", "operating"), **attrs)
+
+
+# ---- [15.22] an involuntary RTB waits in the Done section until the next turn -----------------
+
+
+def test_endurance_failure_waits_then_moves_next_turn_15_22(silent_war: Checked) -> None:
+    """[14.7] "If the result is > the number indicated, the submarine involuntarily RTBs
+    [15.22]. Place an involuntary RTB marker on it and move it to the "Done" section";
+    [15.22] "is moved to the "Done" section of the appropriate OpArea"; [11.0] next turn
+    "All submarines at sea are moved from the "Done" section ... to the "Operating" section",
+    and [15.0] a boat "on their Transit side (including those with an RTB marker) in an
+    Operating section of an OpArea can move". A 9 +1 (Damaged) fails any Endurance number."""
+    game = Game(silent_war, [9] + [0] * 8)
+    sub = operating(game, "Spearfish", "East China Sea", damage=1)
+    game.call("endurance_check", sub=sub)
+    assert where(sub) == ("East China Sea", "done", "transit", "involuntary")
+    game.call("transit_movement", sub=sub)  # the same turn: it waits
+    assert where(sub) == ("East China Sea", "done", "transit", "involuntary")
+    game.call("prep_phase")
+    game.call("transit_movement", sub=sub)  # the next turn: it goes
+    assert moved(sub, "East China Sea")
+
+
+def test_counterattack_rtb_waits_this_turn_15_22(silent_war: Checked) -> None:
+    """[15.22] "An involuntary RTB from a Combat result ... forces the submarine to enter RTB
+    immediately. It remains on, or is flipped to its Transit side, receives an involuntary RTB
+    marker, and is moved to the "Done" section of the appropriate OpArea." """
+    game = Game(silent_war, [0] * 8)
+    sub = operating(game, "Spearfish", "East China Sea")
+    game.call(
+        "apply_counterattack", sub=sub, result=game.v("counterattack_result", "Damaged + RTB")
+    )
+    assert where(sub) == ("East China Sea", "done", "transit", "involuntary")
+    game.call("transit_movement", sub=sub)
+    assert where(sub) == ("East China Sea", "done", "transit", "involuntary")
+    assert sub.attrs["damage"] == 1
+
+
+def test_transit_event_rtb_after_patrol_move_waits_12_0_15_22(silent_war: Checked) -> None:
+    """[12.0] "A roll is made for a Transit Event (see [19.1]). If an RTB result is obtained,
+    place an involuntary RTB marker [15.22] on it ... and place it in the "Done" section";
+    [15.22] "An involuntary RTB from ... a Transit Event" waits for the next turn."""
+    game = Game(silent_war, [0] * 8)
+    sub = operating(game, "Spearfish", "East China Sea")
+    game.call(
+        "apply_transit_event",
+        sub=sub,
+        result=game.v("transit_result", "RTB"),
+        governing=game.v("area", "East China Sea"),
+    )
+    assert where(sub) == ("East China Sea", "done", "transit", "involuntary")
+    game.call("transit_movement", sub=sub)
+    assert where(sub) == ("East China Sea", "done", "transit", "involuntary")
+
+
+def test_mechanical_troubles_rtb_waits_this_turn_19_21_4(silent_war: Checked) -> None:
+    """[19.21 #4] "If an odd result, place a Damage marker and an RTB marker on the submarine
+    and it involuntarily RTBs [15.22]." -- a Combat result, so it waits in "Done" [15.22].
+    Dice: the event 4, the odd 1."""
+    game = Game(silent_war, [4, 1] + [0] * 8, column=["B"])
+    sub = operating(game, "Spearfish", "East China Sea", tactical=1)
+    game.set(
+        display=(
+            unit(game, name="Chit", revealed=False, **EVENT),
+            unit(game, name="Maru", tonnage=4, defense=2, asw=1),
+        ),
+        combatants=(sub,),
+        tdc_pool=(0, 0),
+    )
+    game.call("combat_round", sub=sub)
+    assert sub.attrs["damage"] == 1
+    assert where(sub) == ("East China Sea", "done", "transit", "involuntary")
+    game.call("transit_movement", sub=sub)
+    assert where(sub) == ("East China Sea", "done", "transit", "involuntary")
+
+
+def test_voluntary_rtb_moves_the_same_turn_15_21(silent_war: Checked) -> None:
+    """[15.21] "Flip the submarine to its Transit side, place a voluntary RTB marker on it and
+    perform its Transit move." -- this turn, unlike [15.22]."""
+    game = Game(silent_war, [0] * 8)
+    sub = operating(game, "Spearfish", "East China Sea")
+    game.call("voluntary_rtb", sub=sub)
+    game.call("transit_movement", sub=sub)
+    assert str(sub.attrs["rtb"]) == "voluntary"
+    assert moved(sub, "East China Sea")
+
+
+def test_smz_boat_in_done_after_combat_still_rtbs_this_turn_20_5(silent_war: Checked) -> None:
+    """[15.21] "Submarines in an SMZ also voluntarily RTB, even if they performed Search &
+    Contact and Combat this turn." [20.5] "These submarines must conduct voluntary RTB
+    movement [15.21] in the Transit Movement Phase of the current turn." A boat in the
+    Guadalcanal zone, its combat over (in the "Done" section), moves home this turn."""
+    game = Game(silent_war, [0] * 8)
+    game.set(active_bases=(game.v("base", "Pearl Harbor"), game.v("base", "Brisbane")))
+    sub = game.sub_at_sea("Spearfish", "Solomons", smz=game.v("smz", "Guadalcanal"))
+    assert str(sub.attrs["section"]) == "done"
+    game.call("unit_transit_movement", sub=sub)
+    assert str(sub.attrs["rtb"]) == "voluntary"
+    assert sub.attrs["smz"] is None and moved(sub, "Solomons")
+
+
+def test_wolfpack_member_failing_endurance_waits_15_22_24_41(silent_war: Checked) -> None:
+    """[24.14] "If the Wolfpack falls below three members due to ... a member failing its
+    Endurance check, the pack is disbanded immediately"; the member "involuntarily RTBs
+    [15.22]" [14.7] and so waits in "Done" this turn, even moved as (a former) pack unit."""
+    game = Game(silent_war, [9] + [0] * 12)
+    boats = [
+        operating(game, n, "East China Sea", wolfpack=1) for n in ("Tautog", "Thresher", "Gudgeon")
+    ]
+    tautog = boats[0]
+    tautog.attrs["damage"] = 1
+    game.call("endurance_check", sub=tautog)
+    game.call("left_the_pack", mates=tuple(boats))
+    assert str(tautog.attrs["rtb"]) == "involuntary"
+    game.call("unit_transit_movement", sub=tautog)
+    assert where(tautog) == ("East China Sea", "done", "transit", "involuntary")
+
+
+def test_withdrawn_boat_already_in_rtb_moves_this_turn_15_22(silent_war: Checked) -> None:
+    """[15.22] "A submarine forced to RTB because it is being withdrawn that is at another
+    base or that already has an RTB marker may perform its Transit move this turn." """
+    game = Game(silent_war, [0] * 8)
+    game.set(active_bases=(game.v("base", "Pearl Harbor"),))
+    boat = operating(game, "Gudgeon", "Marshalls", side=game.v("side", "transit"))
+    boat.attrs["rtb"] = game.v("rtb_marker", "voluntary")
+    game.call("withdraw_for_overhaul", name="Gudgeon")
+    game.call("transit_movement", sub=boat)
+    assert moved(boat, "Marshalls")
+
+
+# ---- [14.17] Note: a face-down target that proves unhittable ---------------------------------
+
+
+def face_down_game(
+    silent_war: Checked, dice: list[int], big: dict[str, Any], **set_: Any
+) -> tuple[Game, Entity]:
+    """Spearfish (attack 6, tactical 1) reveals a decoy [14.13], puts its one TDC marker and
+    all 6 points on a face-down piece "Big" in its column [14.14]-[14.15]; Big is turned up
+    only then. Torpedo 0."""
+    game = Game(silent_war, dice, column=["B"], to_reveal=["Decoy"], target=["Big"], give=[6])
+    sub = game.sub_at_sea("Spearfish", "East China Sea", tactical=1)
+    b = col(game, "B")
+    game.set(
+        display=(
+            unit(game, name="Big", column=b, revealed=False, **big),
+            unit(game, name="Decoy", column=col(game, "A"), revealed=False, tonnage=2, asw=1),
+        ),
+        combatants=(sub,),
+        tdc_pool=(0,),
+        torpedo=0,
+        **set_,
+    )
+    game.call("combat_round", sub=sub)
+    return game, sub
+
+
+def test_face_down_target_unhittable_is_a_miss_then_counterattack_14_17(
+    silent_war: Checked,
+) -> None:
+    """[14.17] Note: "Unrevealed units with TDC markers are considered to have a defense of
+    '1' until revealed. If attacked, and it is determined that the target cannot be hit, the
+    attack goes through with an automatic miss, followed by a counterattack." -- in the
+    first round too, where [14.17 A] alone would give no counterattack. Big turns out a 9
+    defense: 6 - (9 + 1 + 0) < 0. No to-hit die; the counterattack die 0."""
+    game, sub = face_down_game(silent_war, [0], {"tonnage": 4, "defense": 9, "asw": 0})
+    assert len(calls(game, "attack")) == 1
+    assert [e for e in game.events("roll") if e.rule == "14.16 C"] == []
+    assert len(calls(game, "counterattack")) == 1
+    assert game.dice_left() == 0
+
+
+def test_face_down_target_made_unhittable_by_a_storm_14_17(silent_war: Checked) -> None:
+    """[14.16 A4] "If in a Tropical Storm, subtract one (1) from the submarine's attack
+    value"; the Note of [14.17]: "the attack goes through with an automatic miss, followed by
+    a counterattack". 6 - 1 (storm) = 5 against Big's 5 + 1 (Decoy's ASW) = 6: cannot hit
+    (clear weather it could: 6 - 6 = 0)."""
+    game = Game(silent_war)
+    storm = game.interp.call(
+        "storm",
+        {"area": game.v("area", "East China Sea"), "level": game.v("storm_level", "Tropical Storm")},
+    )
+    game, sub = face_down_game(
+        silent_war, [0], {"tonnage": 4, "defense": 5, "asw": 0}, storms=(storm,)
+    )
+    assert [e for e in game.events("roll") if e.rule == "14.16 C"] == []
+    assert len(calls(game, "counterattack")) == 1
+
+
+def test_face_down_target_hittable_is_rolled_normally_14_16(silent_war: Checked) -> None:
+    """[14.16 C] "If the result is zero (0) or more, roll a die": Big is a 2 defense,
+    6 - (2 + 1) = 3: rolled (9, a miss), then the counterattack (0) [14.2]."""
+    game, sub = face_down_game(silent_war, [9, 0], {"tonnage": 4, "defense": 2, "asw": 0})
+    assert len([e for e in game.events("roll") if e.rule == "14.16 C"]) == 1
+    assert len(calls(game, "counterattack")) == 1
+    assert game.dice_left() == 0
+
+
+# ---- [15.26] out of range: damage through [18.12]/[18.13] -------------------------------------
+
+
+def out_of_range(silent_war: Checked, dice: list[int], damage: int) -> tuple[Game, Entity]:
+    game = Game(silent_war, dice)
+    game.set(active_bases=(game.v("base", "Pearl Harbor"),))
+    sub = game.sub_at_sea("Spearfish", "Java Sea", damage=damage)  # Defense 3
+    game.call("beyond_range", sub=sub)
+    return game, sub
+
+
+def test_out_of_range_undamaged_takes_one_marker_15_26(silent_war: Checked) -> None:
+    """[15.26] "A submarine that is discovered to be out of range of a base is damaged and
+    must RTB to the nearest base"."""
+    game, sub = out_of_range(silent_war, [], 0)
+    assert sub.attrs["damage"] == 1 and str(sub.attrs["rtb"]) == "involuntary"
+    assert game.dice_left() == 0
+
+
+@pytest.mark.parametrize(("die", "sunk"), [(3, False), (4, True)])
+def test_out_of_range_second_marker_rolls_against_defense_15_26_18_12(
+    silent_war: Checked, die: int, sunk: bool
+) -> None:
+    """[18.12] "Should a submarine receive a second Damage marker, a die is rolled: If the die
+    result is > the Defense rating of the submarine, it is sunk. Advance the Submarines Sunk
+    marker by one (1). If the sub is not sunk, place a second Damage marker"."""
+    game, sub = out_of_range(silent_war, [die], 1)
+    assert (str(sub.attrs["status"]) == "sunk") is sunk
+    assert game.state["subs_lost"] == (1 if sunk else 0)
+    if not sunk:
+        assert sub.attrs["damage"] == 2 and str(sub.attrs["rtb"]) == "involuntary"
+
+
+def test_out_of_range_third_marker_sinks_15_26_18_13(silent_war: Checked) -> None:
+    """[18.13] "Should a submarine receive a third Damage marker, it is sunk. Advance the
+    Submarines Sunk marker by one (1)." No die."""
+    game, sub = out_of_range(silent_war, [], 2)
+    assert str(sub.attrs["status"]) == "sunk" and game.state["subs_lost"] == 1
+    assert game.dice_left() == 0
+    assert sub.attrs["rtb"] is None  # a lost boat goes home no more
+
+
+@pytest.mark.parametrize("speed", [2, 1])
+def test_out_of_range_moves_one_less_never_below_one_15_26(
+    silent_war: Checked, speed: int
+) -> None:
+    """[15.26] "must RTB to the nearest base at a speed one less than its printed speed
+    (never less than one)": one OpArea nearer Pearl Harbor per turn at printed speed 2, and
+    at printed speed 1 too."""
+    game = Game(silent_war, [0] * 12)
+    game.set(active_bases=(game.v("base", "Pearl Harbor"),))
+    sub = game.sub_at_sea("Spearfish", "Java Sea", speed=speed)
+    game.call("beyond_range", sub=sub)
+    before = game.call("range_from_bases", a=sub.attrs["area"])
+    game.call("prep_phase")
+    game.call("transit_movement", sub=sub)
+    after = game.call("range_from_bases", a=sub.attrs["area"])
+    assert before - after == 1
+
+
+# ---- [19.21 #2] Premature Detonation ------------------------------------------------------------
+
+
+def premature(
+    silent_war: Checked, dice: list[int], asw: int = 0, defense: int = 2, **attrs: Any
+) -> tuple[Game, Entity]:
+    """Spearfish (6-3-4, tactical 1) reveals the Combat Event chit [14.13]: event 2, malfunction
+    5 (Premature Detonation), then its d10; a revealed 2-0 Maru (the given ASW) is the
+    target; torpedo +2."""
+    game = Game(silent_war, dice, column=["B"])
+    sub = game.sub_at_sea("Spearfish", "East China Sea", tactical=1, **attrs)
+    game.set(
+        display=(
+            unit(game, name="Chit", revealed=False, **EVENT),
+            unit(game, name="Maru", tonnage=4, defense=defense, asw=asw),
+        ),
+        combatants=(sub,),
+        tdc_pool=(0, 0),
+        torpedo=2,
+    )
+    game.call("combat_round", sub=sub)
+    return game, sub
+
+
+def japanese_terms(game: Game) -> list[tuple[int, str]]:
+    (total,) = game.events("total", name="japanese_value")
+    return [(t.value, t.rule) for t in total.terms]
+
+
+def test_premature_counterattack_against_zero_asw_19_21_2(silent_war: Checked) -> None:
+    """[19.21 #2] "If not sunk, conduct the Counterattack round, adding one (1) to the ASW
+    value"; [19.2] "The results of the Event supercede the rules in all cases" -- over [14.2]
+    "If all revealed units only have a zero (0) ASW value, there is no Counterattack".
+    Dice: 2, 5, the detonation 1 (no effect), the TDC draw, the attack 9 (miss), counter 0."""
+    game, sub = premature(silent_war, [2, 5, 1, 1, 9, 0], asw=0)
+    assert len(calls(game, "counterattack")) == 1
+    assert (1, "19.21 #2") in japanese_terms(game)
+    assert game.dice_left() == 0
+
+
+def test_premature_adds_one_to_a_nonzero_asw_19_21_2(silent_war: Checked) -> None:
+    """[19.21 #2] "adding one (1) to the ASW value": the Japanese total is one more than the
+    same counterattack without the event (a plain counterattack on the same display)."""
+    game, sub = premature(silent_war, [2, 5, 1, 1, 9, 0], asw=1)
+    with_event = game.events("total", name="japanese_value")[0].total
+    plain = Game(silent_war, [0])
+    boat = plain.sub_at_sea("Spearfish", "East China Sea")
+    plain.set(display=(unit(plain, tonnage=4, defense=2, asw=1),))
+    plain.call("counterattack", sub=boat)
+    assert with_event == plain.events("total", name="japanese_value")[0].total + 1
+
+
+def test_premature_zero_sinks_no_counterattack_19_21_2(silent_war: Checked) -> None:
+    """[19.21 #2] "If the die roll is zero (0), the submarine is sunk" -- "If not sunk,
+    conduct the Counterattack round": no counterattack for a lost boat."""
+    game, sub = premature(silent_war, [2, 5, 0, 1, 9, 0])
+    assert str(sub.attrs["status"]) == "sunk" and game.state["subs_lost"] == 1
+    assert calls(game, "counterattack") == []
+
+
+def test_premature_damage_then_counterattack_with_damage_drm_19_21_2(
+    silent_war: Checked,
+) -> None:
+    """[19.21 #2] "if the roll is = or > the submarine's printed defense value the submarine
+    is damaged" (3 >= 3), then the counterattack with "+1 drm for each damage marker"
+    [14.2 C1] and the +1 ASW."""
+    game, sub = premature(silent_war, [2, 5, 3, 1, 9, 0])
+    assert sub.attrs["damage"] == 1 and str(sub.attrs["status"]) == "active"
+    assert len(calls(game, "counterattack")) == 1
+    (roll,) = [e for e in game.events("roll") if e.rule == "14.2 C"]
+    assert [(t.value, t.rule) for t in roll.modifiers] == [(1, "14.2 C1")]
+
+
+def test_premature_damage_on_two_markers_sinks_18_13(silent_war: Checked) -> None:
+    """[18.13] "Should a submarine receive a third Damage marker, it is sunk"; then no
+    counterattack ("If not sunk, conduct the Counterattack round")."""
+    game, sub = premature(silent_war, [2, 5, 3, 1, 9, 0], damage=2)
+    assert str(sub.attrs["status"]) == "sunk"
+    assert calls(game, "counterattack") == []
+
+
+def test_premature_damage_on_one_marker_rolls_18_12(silent_war: Checked) -> None:
+    """[18.12] a second marker: "If the die result is > the Defense rating of the submarine,
+    it is sunk" (9 > 3): no counterattack."""
+    game, sub = premature(silent_war, [2, 5, 3, 9, 1, 9, 0], damage=1)
+    assert str(sub.attrs["status"]) == "sunk" and game.state["subs_lost"] == 1
+    assert calls(game, "counterattack") == []
+
+
+def test_premature_super_skipper_drm_saves_a_natural_zero_19_21_2(silent_war: Checked) -> None:
+    """[19.21 #2] "If the die roll is zero (0), the submarine is sunk ... If the submarine has
+    a Super Skipper, +1 drm to the die roll": a 0 +1 is 1, neither 0 nor >= 3: no effect."""
+    game, sub = premature(silent_war, [2, 5, 0, 1, 9, 0], skipper=1)
+    assert str(sub.attrs["status"]) == "active" and sub.attrs["damage"] == 0
+    assert len(calls(game, "counterattack")) == 1
+
+
+def test_premature_counterattack_even_when_no_attack_could_hit_19_21_2(
+    silent_war: Checked,
+) -> None:
+    """[14.17 A] "If no successful attack can be made in the first attack round, there is no
+    Counterattack" -- but [19.21 #2] "If not sunk, conduct the Counterattack round" and [19.2]
+    "The results of the Event supercede the rules in all cases". The Maru's defense 9: the
+    halved 3 + 2 = 5 cannot reach 9 + 0. No to-hit die; the counterattack die 0."""
+    game, sub = premature(silent_war, [2, 5, 1, 1, 0], asw=0, defense=9)
+    assert [e for e in game.events("roll") if e.rule == "14.16 C"] == []
+    assert len(calls(game, "counterattack")) == 1
+    assert game.dice_left() == 0
+
+
+def test_premature_asw_bonus_is_for_the_current_round_only_19_2(silent_war: Checked) -> None:
+    """[19.2] "The Event is applicable to a single attack round": a Re-Attack's counterattack
+    has no +1 of the detonation. Dice for the re-attack round: TDC draw 1, attack 9, the
+    counterattack 0."""
+    game, sub = premature(silent_war, [2, 5, 1, 1, 9, 0, 1, 9, 0], asw=1)
+    game.call("combat_round", sub=sub, reattack=True)
+    totals = game.events("total", name="japanese_value")
+    assert len(totals) == 2
+    assert totals[1].total == totals[0].total - 1
+    assert "19.21 #2" not in [t.rule for t in totals[1].terms]
+
+
+# ---- [12.1] the SMZ example ----------------------------------------------------------------
+
+
+def test_smz_example_rtb_on_the_first_check_stops_the_entry_12_0_12_1(
+    silent_war: Checked,
+) -> None:
+    """[12.0] "If an RTB result is obtained, place an involuntary RTB marker [15.22] on it ...
+    and place it in the "Done" section. If not, the submarine may conduct Search & Contact";
+    the example's second check happens only for a boat that goes on into the zone. A Transit
+    Event on the Coral Sea to Solomons move (9; row 9, column 7: RTB): no zone entry."""
+    game = Game(silent_war, [9, 9, 7, 0, 0, 0], move_to=["Solomons"], zone=["Guadalcanal"])
+    game.set(war_period="WP2", active_smzs=[game.v("smz", "Guadalcanal")])
+    sub = game.sub_at_sea("Spearfish", "Coral Sea", section=game.v("section", "operating"))
+    game.call("patrol_movement", sub=sub)
+    tables = [e.result for e in game.events("lookup") if e.table == "transit_event_table"]
+    assert [str(t) for t in tables] == ["RTB"]
+    assert sub.attrs["smz"] is None
+    assert where(sub) == ("Solomons", "done", "transit", "involuntary")
+    assert len([e for e in game.events("roll") if e.rule == "19.1"]) == 1
+
+
+def test_smz_example_zone_check_reads_the_solomons_chart_12_1(silent_war: Checked) -> None:
+    """[12.1] "enter the Guadalcanal Special Mission Zone for no additional cost, also
+    rolling for a Transit Event using the Solomons Area Activity Chart"; [20.3] "with a +2
+    drm, using the Area Activity Chart of the OpArea from which the submarine entered the
+    SMZ" -- a boat already in the Solomons enters with the one check, governed there."""
+    game = Game(silent_war, [0], move_to=[None], zone=["Guadalcanal"])
+    game.set(war_period="WP2", active_smzs=[game.v("smz", "Guadalcanal")])
+    sub = game.sub_at_sea("Spearfish", "Solomons", section=game.v("section", "operating"))
+    game.call("patrol_movement", sub=sub)
+    assert str(sub.attrs["smz"]) == "Guadalcanal"
+    governing = [str(e.result) for e in game.events("return", procedure="governing_area")]
+    assert governing == ["Solomons"]
+    (check,) = [e for e in game.events("roll") if e.rule == "19.1"]
+    assert [(t.value, t.rule) for t in check.modifiers if t.rule == "20.3"] == [(2, "20.3")]
+
+
+# ---- [17.1] Automatic Advance -------------------------------------------------------------------
+
+
+def war_progress(game: Game) -> None:
+    game.call("war_progress_phase")
+
+
+def test_november_1942_advances_automatically_17_1(silent_war: Checked) -> None:
+    """[17.1] "If the War Period has not advanced by the time all numbers for transition have
+    been attempted (November, 1942 for example), the War Period advances automatically."
+    The end of the fourth week of November 1942 in War Period 1, the roll failed (0)."""
+    game = Game(silent_war, [0])
+    game.set(year=1942, month="Nov", week=4, war_period="WP1", ships_sunk=0, tonnage_sunk=0)
+    war_progress(game)
+    assert str(game.state["war_period"]) == "WP2"
+
+
+def test_automatic_advance_resorts_the_war_mix_17_0_d(silent_war: Checked) -> None:
+    """[17.0 D] "If the War Period advances, re-sort the "War Mix" [3.1] as per the "War Mix"
+    table for that War Period." -- the automatic advance of [17.1] too."""
+    game = Game(silent_war, [0])
+    game.set(year=1942, month="Nov", week=4, war_period="WP1", ships_sunk=0, tonnage_sunk=0)
+    war_progress(game)
+    assert calls(game, "sort_war_mix")
+
+
+def test_no_automatic_advance_before_the_fourth_week_17_0(silent_war: Checked) -> None:
+    """[17.0] "At the end of the fourth week of months marked with numbers" -- the third
+    week of November 1942 ends: nothing happens yet."""
+    game = Game(silent_war, [])
+    game.set(year=1942, month="Nov", week=3, war_period="WP1")
+    war_progress(game)
+    assert str(game.state["war_period"]) == "WP1"
+
+
+def test_war_period_4_does_not_advance_further_17_1(silent_war: Checked) -> None:
+    """[17.0] the War Period Track has four periods: "W1 ... W4 — Leyte Gulf to Tokyo Bay".
+    War Period 4 at the end of January 1945 (the last box, "Jun 44 thru Jan 45" [28.5])
+    stays War Period 4."""
+    game = Game(silent_war, [0, 0])
+    game.set(year=1945, month="Jan", week=4, war_period="WP4", ships_sunk=900, tonnage_sunk=4000)
+    war_progress(game)
+    assert str(game.state["war_period"]) == "WP4"
+
+
+def test_automatic_advance_is_one_period_only_17_1(silent_war: Checked) -> None:
+    """[17.1] "the War Period advances automatically" -- one step: War Period 1 becomes 2,
+    never 3, at the end of November 1942."""
+    game = Game(silent_war, [0, 0])
+    game.set(year=1942, month="Nov", week=4, war_period="WP1")
+    war_progress(game)
+    assert str(game.state["war_period"]) == "WP2"
+    assert "all transition numbers have been attempted: automatic advance" in notes(game)
