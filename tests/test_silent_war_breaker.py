@@ -114,8 +114,8 @@ def test_voluntary_rtb_moves_the_same_turn_15_21(silent_war: Checked) -> None:
     game = Game(silent_war, [0] * 8)
     sub = operating(game, "Spearfish", "East China Sea")
     game.call("voluntary_rtb", sub=sub)
-    game.call("transit_movement", sub=sub)
     assert str(sub.attrs["rtb"]) == "voluntary"
+    game.call("transit_movement", sub=sub)
     assert moved(sub, "East China Sea")
 
 
@@ -129,7 +129,7 @@ def test_smz_boat_in_done_after_combat_still_rtbs_this_turn_20_5(silent_war: Che
     sub = game.sub_at_sea("Spearfish", "Solomons", smz=game.v("smz", "Guadalcanal"))
     assert str(sub.attrs["section"]) == "done"
     game.call("unit_transit_movement", sub=sub)
-    assert str(sub.attrs["rtb"]) == "voluntary"
+    assert calls(game, "voluntary_rtb")
     assert sub.attrs["smz"] is None and moved(sub, "Solomons")
 
 
@@ -404,11 +404,13 @@ def test_premature_asw_bonus_is_for_the_current_round_only_19_2(silent_war: Chec
     has no +1 of the detonation. Dice for the re-attack round: TDC draw 1, attack 9, the
     counterattack 0."""
     game, sub = premature(silent_war, [2, 5, 1, 1, 9, 0, 1, 9, 0], asw=1)
+    game.call("remove_tdcs")  # [14.4] "The TDC markers from the first round are removed"
     game.call("combat_round", sub=sub, reattack=True)
     totals = game.events("total", name="japanese_value")
     assert len(totals) == 2
     assert totals[1].total == totals[0].total - 1
     assert "19.21 #2" not in [t.rule for t in totals[1].terms]
+    assert game.dice_left() == 0
 
 
 # ---- [12.1] the SMZ example ----------------------------------------------------------------
@@ -429,7 +431,7 @@ def test_smz_example_rtb_on_the_first_check_stops_the_entry_12_0_12_1(
     assert [str(t) for t in tables] == ["RTB"]
     assert sub.attrs["smz"] is None
     assert where(sub) == ("Solomons", "done", "transit", "involuntary")
-    assert len([e for e in game.events("roll") if e.rule == "19.1"]) == 1
+    assert len(calls(game, "transit_event_check")) == 1
 
 
 def test_smz_example_zone_check_reads_the_solomons_chart_12_1(silent_war: Checked) -> None:
@@ -437,7 +439,7 @@ def test_smz_example_zone_check_reads_the_solomons_chart_12_1(silent_war: Checke
     rolling for a Transit Event using the Solomons Area Activity Chart"; [20.3] "with a +2
     drm, using the Area Activity Chart of the OpArea from which the submarine entered the
     SMZ" -- a boat already in the Solomons enters with the one check, governed there."""
-    game = Game(silent_war, [0], move_to=[None], zone=["Guadalcanal"])
+    game = Game(silent_war, [0], move_to=["Solomons"], zone=["Guadalcanal"])  # stay
     game.set(war_period="WP2", active_smzs=[game.v("smz", "Guadalcanal")])
     sub = game.sub_at_sea("Spearfish", "Solomons", section=game.v("section", "operating"))
     game.call("patrol_movement", sub=sub)
@@ -452,23 +454,32 @@ def test_smz_example_zone_check_reads_the_solomons_chart_12_1(silent_war: Checke
 
 
 def war_progress(game: Game) -> None:
+    """The End Turn Segment [4.0 IV]: Conclude Turn [16.0] advances the date [16.3], then
+    the War Progress Phase [17.0] looks at the month whose week has just ended."""
+    game.call("conclude_turn_phase")
     game.call("war_progress_phase")
 
 
-def test_november_1942_advances_automatically_17_1(silent_war: Checked) -> None:
+@pytest.mark.parametrize(("ships", "dice"), [(10, [0]), (0, [])])
+def test_november_1942_advances_automatically_17_1(
+    silent_war: Checked, ships: int, dice: list[int]
+) -> None:
     """[17.1] "If the War Period has not advanced by the time all numbers for transition have
     been attempted (November, 1942 for example), the War Period advances automatically."
-    The end of the fourth week of November 1942 in War Period 1, the roll failed (0)."""
-    game = Game(silent_war, [0])
-    game.set(year=1942, month="Nov", week=4, war_period="WP1", ships_sunk=0, tonnage_sunk=0)
+    The end of the fourth week of November 1942 in War Period 1: the roll fails (a 0), or
+    there is none, the sunk totals being below the minimum ([17.0 A] "the War Period
+    automatically fails to advance") -- the last attempt is made and failed either way."""
+    game = Game(silent_war, dice)
+    game.set(year=1942, month="Nov", week=4, war_period="WP1", ships_sunk=ships, tonnage_sunk=0)
     war_progress(game)
     assert str(game.state["war_period"]) == "WP2"
+    assert len([e for e in game.events("roll") if e.rule == "17.0 B"]) == len(dice)
 
 
 def test_automatic_advance_resorts_the_war_mix_17_0_d(silent_war: Checked) -> None:
     """[17.0 D] "If the War Period advances, re-sort the "War Mix" [3.1] as per the "War Mix"
     table for that War Period." -- the automatic advance of [17.1] too."""
-    game = Game(silent_war, [0])
+    game = Game(silent_war, [])
     game.set(year=1942, month="Nov", week=4, war_period="WP1", ships_sunk=0, tonnage_sunk=0)
     war_progress(game)
     assert calls(game, "sort_war_mix")
@@ -496,7 +507,7 @@ def test_war_period_4_does_not_advance_further_17_1(silent_war: Checked) -> None
 def test_automatic_advance_is_one_period_only_17_1(silent_war: Checked) -> None:
     """[17.1] "the War Period advances automatically" -- one step: War Period 1 becomes 2,
     never 3, at the end of November 1942."""
-    game = Game(silent_war, [0, 0])
+    game = Game(silent_war, [])
     game.set(year=1942, month="Nov", week=4, war_period="WP1")
     war_progress(game)
     assert str(game.state["war_period"]) == "WP2"
