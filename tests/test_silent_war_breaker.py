@@ -196,7 +196,7 @@ def test_face_down_target_unhittable_is_a_miss_then_counterattack_14_17(
     attack goes through with an automatic miss, followed by a counterattack." -- in the
     first round too, where [14.17 A] alone would give no counterattack. Big turns out a 9
     defense: 6 - (9 + 1 + 0) < 0. No to-hit die; the counterattack die 0."""
-    game, sub = face_down_game(silent_war, [0], {"tonnage": 4, "defense": 9, "asw": 0})
+    game, _ = face_down_game(silent_war, [0], {"tonnage": 4, "defense": 9, "asw": 0})
     assert len(calls(game, "attack")) == 1
     assert [e for e in game.events("roll") if e.rule == "14.16 C"] == []
     assert len(calls(game, "counterattack")) == 1
@@ -211,9 +211,12 @@ def test_face_down_target_made_unhittable_by_a_storm_14_17(silent_war: Checked) 
     game = Game(silent_war)
     storm = game.interp.call(
         "storm",
-        {"area": game.v("area", "East China Sea"), "level": game.v("storm_level", "Tropical Storm")},
+        {
+            "area": game.v("area", "East China Sea"),
+            "level": game.v("storm_level", "Tropical Storm"),
+        },
     )
-    game, sub = face_down_game(
+    game, _ = face_down_game(
         silent_war, [0], {"tonnage": 4, "defense": 5, "asw": 0}, storms=(storm,)
     )
     assert [e for e in game.events("roll") if e.rule == "14.16 C"] == []
@@ -223,7 +226,7 @@ def test_face_down_target_made_unhittable_by_a_storm_14_17(silent_war: Checked) 
 def test_face_down_target_hittable_is_rolled_normally_14_16(silent_war: Checked) -> None:
     """[14.16 C] "If the result is zero (0) or more, roll a die": Big is a 2 defense,
     6 - (2 + 1) = 3: rolled (9, a miss), then the counterattack (0) [14.2]."""
-    game, sub = face_down_game(silent_war, [9, 0], {"tonnage": 4, "defense": 2, "asw": 0})
+    game, _ = face_down_game(silent_war, [9, 0], {"tonnage": 4, "defense": 2, "asw": 0})
     assert len([e for e in game.events("roll") if e.rule == "14.16 C"]) == 1
     assert len(calls(game, "counterattack")) == 1
     assert game.dice_left() == 0
@@ -272,9 +275,7 @@ def test_out_of_range_third_marker_sinks_15_26_18_13(silent_war: Checked) -> Non
 
 
 @pytest.mark.parametrize("speed", [2, 1])
-def test_out_of_range_moves_one_less_never_below_one_15_26(
-    silent_war: Checked, speed: int
-) -> None:
+def test_out_of_range_moves_one_less_never_below_one_15_26(silent_war: Checked, speed: int) -> None:
     """[15.26] "must RTB to the nearest base at a speed one less than its printed speed
     (never less than one)": one OpArea nearer Pearl Harbor per turn at printed speed 2, and
     at printed speed 1 too."""
@@ -323,7 +324,7 @@ def test_premature_counterattack_against_zero_asw_19_21_2(silent_war: Checked) -
     value"; [19.2] "The results of the Event supercede the rules in all cases" -- over [14.2]
     "If all revealed units only have a zero (0) ASW value, there is no Counterattack".
     Dice: 2, 5, the detonation 1 (no effect), the TDC draw, the attack 9 (miss), counter 0."""
-    game, sub = premature(silent_war, [2, 5, 1, 1, 9, 0], asw=0)
+    game, _ = premature(silent_war, [2, 5, 1, 1, 9, 0], asw=0)
     assert len(calls(game, "counterattack")) == 1
     assert (1, "19.21 #2") in japanese_terms(game)
     assert game.dice_left() == 0
@@ -332,7 +333,7 @@ def test_premature_counterattack_against_zero_asw_19_21_2(silent_war: Checked) -
 def test_premature_adds_one_to_a_nonzero_asw_19_21_2(silent_war: Checked) -> None:
     """[19.21 #2] "adding one (1) to the ASW value": the Japanese total is one more than the
     same counterattack without the event (a plain counterattack on the same display)."""
-    game, sub = premature(silent_war, [2, 5, 1, 1, 9, 0], asw=1)
+    game, _ = premature(silent_war, [2, 5, 1, 1, 9, 0], asw=1)
     with_event = game.events("total", name="japanese_value")[0].total
     plain = Game(silent_war, [0])
     boat = plain.sub_at_sea("Spearfish", "East China Sea")
@@ -393,7 +394,7 @@ def test_premature_counterattack_even_when_no_attack_could_hit_19_21_2(
     Counterattack" -- but [19.21 #2] "If not sunk, conduct the Counterattack round" and [19.2]
     "The results of the Event supercede the rules in all cases". The Maru's defense 9: the
     halved 3 + 2 = 5 cannot reach 9 + 0. No to-hit die; the counterattack die 0."""
-    game, sub = premature(silent_war, [2, 5, 1, 1, 0], asw=0, defense=9)
+    game, _ = premature(silent_war, [2, 5, 1, 1, 0], asw=0, defense=9)
     assert [e for e in game.events("roll") if e.rule == "14.16 C"] == []
     assert len(calls(game, "counterattack")) == 1
     assert game.dice_left() == 0
@@ -512,3 +513,155 @@ def test_automatic_advance_is_one_period_only_17_1(silent_war: Checked) -> None:
     war_progress(game)
     assert str(game.state["war_period"]) == "WP2"
     assert "all transition numbers have been attempted: automatic advance" in notes(game)
+
+
+# ---- second pass: damage from other sources, more RTB timing, two face-down targets ----------
+
+
+def storm_over(game: Game, area: str) -> Any:
+    return game.interp.call(
+        "storm", {"area": game.v("area", area), "level": game.v("storm_level", "Tropical Storm")}
+    )
+
+
+def test_storm_damage_as_third_marker_sinks_7_21_18_13(silent_war: Checked) -> None:
+    """[7.21] "if it is in or has transited through or from a Tropical Storm OpArea ... roll
+    a d10. On a result of 0, the submarine receives a Damaged marker"; [18.13] "Should a
+    submarine receive a third Damage marker, it is sunk." """
+    game = Game(silent_war, [0])
+    sub = game.sub_at_sea("Spearfish", "East China Sea", damage=2)
+    game.set(storms=(storm_over(game, "East China Sea"),))
+    game.call("storm_damage_check", sub=sub, passed=[game.v("area", "East China Sea")])
+    assert str(sub.attrs["status"]) == "sunk" and game.state["subs_lost"] == 1
+    assert game.dice_left() == 0
+
+
+def test_endurance_rtb_in_a_storm_is_checked_for_storm_damage_14_7(silent_war: Checked) -> None:
+    """[14.7] "the submarine involuntarily RTBs [15.22] ... Finally, check for possible storm
+    damage as per [7.21]": a failed check (9 +1 Damaged), then the storm roll 0 -- a second
+    marker, [18.12] rolled (3, not > Defense 3): two markers, home next turn."""
+    game = Game(silent_war, [9, 0, 3])
+    sub = operating(game, "Spearfish", "East China Sea", damage=1)
+    game.set(storms=(storm_over(game, "East China Sea"),))
+    game.call("endurance_check", sub=sub)
+    assert sub.attrs["damage"] == 2 and str(sub.attrs["status"]) == "active"
+    assert where(sub) == ("East China Sea", "done", "transit", "involuntary")
+    assert game.dice_left() == 0
+
+
+def test_transit_event_rtb_damaged_on_two_markers_sinks_24_41_18_13(silent_war: Checked) -> None:
+    """Transit Event "RTB/Damaged" on a boat with two Damage markers: [18.1] "Submarines may
+    be "damaged" by Transit Events"; [18.13] a third marker "it is sunk"; a lost boat takes
+    no RTB marker."""
+    game = Game(silent_war, [])
+    sub = operating(game, "Spearfish", "East China Sea", damage=2)
+    game.call(
+        "apply_transit_event",
+        sub=sub,
+        result=game.v("transit_result", "RTB/Damaged"),
+        governing=game.v("area", "East China Sea"),
+    )
+    assert str(sub.attrs["status"]) == "sunk" and game.state["subs_lost"] == 1
+    assert sub.attrs["rtb"] is None
+
+
+def test_outbound_boat_forced_home_goes_home_next_turn_15_2(silent_war: Checked) -> None:
+    """[15.2] "Submarines marked with an RTB marker can never return to patrol status without
+    returning to a Base first"; [19.11] an involuntary RTB result places the boat "in the
+    Done section (as per [15.22])". An outbound boat (Transit side, bound for the East China
+    Sea) forced home in the Marshalls waits, then next turn moves towards Pearl Harbor, not
+    on to its patrol area."""
+    game = Game(silent_war, [0] * 12)
+    game.set(active_bases=(game.v("base", "Pearl Harbor"),))
+    sub = operating(game, "Tautog", "Marshalls", side=game.v("side", "transit"))
+    sub.attrs["destination"] = game.v("area", "East China Sea")
+    marshalls = game.v("area", "Marshalls")
+    game.call(
+        "apply_transit_event", sub=sub, result=game.v("transit_result", "RTB"), governing=marshalls
+    )
+    game.call("transit_movement", sub=sub)
+    assert where(sub) == ("Marshalls", "done", "transit", "involuntary")
+    before = game.call("range_from_bases", a=marshalls)
+    game.call("prep_phase")
+    game.call("transit_movement", sub=sub)
+    assert sub.attrs["base"] is not None or (
+        game.call("range_from_bases", a=sub.attrs["area"]) < before
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="[15.22]: an involuntary RTB in an SMZ keeps sub.smz (movement.rk:187-195), so "
+    "transit_movement's [20.5] branch (movement.rk:278-282) overwrites the involuntary marker "
+    "with a voluntary one and the boat moves home the same turn",
+)
+def test_involuntary_rtb_in_an_smz_waits_15_22(silent_war: Checked) -> None:
+    """[15.22] "An involuntary RTB from a Combat result ... forces the submarine to enter RTB
+    immediately. It ... receives an involuntary RTB marker, and is moved to the "Done"
+    section of the appropriate OpArea." A boat in the Guadalcanal zone sent home by a
+    counterattack waits like any other; [20.5]'s "voluntary RTB movement ... of the current
+    turn" is for the boats that were not forced home."""
+    game = Game(silent_war, [0] * 8)
+    game.set(active_bases=(game.v("base", "Pearl Harbor"), game.v("base", "Brisbane")))
+    sub = operating(game, "Spearfish", "Solomons", smz=game.v("smz", "Guadalcanal"))
+    game.call(
+        "apply_counterattack", sub=sub, result=game.v("counterattack_result", "Damaged + RTB")
+    )
+    assert str(sub.attrs["rtb"]) == "involuntary"
+    game.call("unit_transit_movement", sub=sub)
+    assert str(sub.attrs["rtb"]) == "involuntary"
+    assert sub.attrs["base"] is None and str(sub.attrs["area"]) == "Solomons"
+
+
+def test_two_unhittable_face_down_targets_one_counterattack_14_17(silent_war: Checked) -> None:
+    """[14.17] Note "the attack goes through with an automatic miss, followed by a
+    counterattack" -- the Counterattack Round [14.2] is one per attack round, however many
+    face-down targets proved unhittable. Tactical 2: two TDC markers, 3 points each on two
+    face-down 9-defense pieces."""
+    game = Game(
+        silent_war, [1, 0], column=["B"], to_reveal=["Decoy"], target=["Big", "Bigger"], give=[3, 3]
+    )
+    sub = game.sub_at_sea("Spearfish", "East China Sea", tactical=2)
+    b = col(game, "B")
+    game.set(
+        display=(
+            unit(game, name="Big", column=b, revealed=False, tonnage=4, defense=9, asw=0),
+            unit(game, name="Bigger", column=b, revealed=False, tonnage=4, defense=9, asw=0),
+            unit(game, name="Decoy", column=col(game, "A"), revealed=False, tonnage=2, asw=1),
+            unit(game, name="Decoy 2", column=col(game, "D"), revealed=False, tonnage=2),
+        ),
+        combatants=(sub,),
+        tdc_pool=(0, 0),
+        torpedo=0,
+    )
+    game.call("combat_round", sub=sub)
+    assert len(calls(game, "attack")) == 2
+    assert len(calls(game, "counterattack")) == 1
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="[19.11]/[15.22]: patrol_movement sets sub.smz before the zone-entry check "
+    "(movement.rk:233-234) and an RTB result never clears it (apply_transit_event, "
+    "movement.rk:171-173): the boat stays 'in' the zone and, via movement.rk:278-282, RTBs "
+    "voluntarily this turn instead of waiting in the Solomons' Done section",
+)
+def test_rtb_on_the_zone_entry_check_leaves_the_boat_in_the_oparea_19_11(
+    silent_war: Checked,
+) -> None:
+    """[19.11] "If a submarine receives an involuntary RTB result ..., the submarine is placed
+    in the Done section (as per [15.22]) of the OpArea used to determine the Transit Event
+    check" -- for the zone entry of the [12.1] example, the Solomons ([20.3] "using the Area
+    Activity Chart of the OpArea from which the submarine entered the SMZ"). It waits there
+    this turn [15.22]. The entry check 9 (+2 [20.3]); row 9, column 7: RTB."""
+    game = Game(silent_war, [9, 9, 7] + [0] * 8, move_to=["Solomons"], zone=["Guadalcanal"])
+    game.set(war_period="WP2", active_smzs=[game.v("smz", "Guadalcanal")])
+    game.set(active_bases=(game.v("base", "Pearl Harbor"), game.v("base", "Brisbane")))
+    sub = operating(game, "Spearfish", "Solomons")
+    game.call("patrol_movement", sub=sub)
+    tables = [e.result for e in game.events("lookup") if e.table == "transit_event_table"]
+    assert [str(t) for t in tables] == ["RTB"]
+    assert sub.attrs["smz"] is None
+    assert where(sub) == ("Solomons", "done", "transit", "involuntary")
+    game.call("unit_transit_movement", sub=sub)
+    assert where(sub) == ("Solomons", "done", "transit", "involuntary")
