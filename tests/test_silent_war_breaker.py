@@ -665,3 +665,36 @@ def test_rtb_on_the_zone_entry_check_leaves_the_boat_in_the_oparea_19_11(
     assert where(sub) == ("Solomons", "done", "transit", "involuntary")
     game.call("unit_transit_movement", sub=sub)
     assert where(sub) == ("Solomons", "done", "transit", "involuntary")
+
+
+def test_voluntary_rtb_by_bypass_moves_this_turn_without_endurance_15_21(
+    silent_war: Checked,
+) -> None:
+    """[13.1] "A submarine bypassing Search & Contact may also voluntarily RTB (see [15.21])";
+    [15.21] "place a voluntary RTB marker on it and perform its Transit move"; [4.0] 14.7
+    Endurance Check "(all submarines on their Patrol side except Submarines with an RTB
+    marker)": no Endurance roll, and it moves home this turn."""
+    game = Game(silent_war, [0] * 8, bypass=[True], go_home=[True])
+    sub = operating(game, "Spearfish", "East China Sea")
+    game.call("search_and_combat", sub=sub)
+    assert [e for e in game.events("roll") if e.rule.startswith("14.7")] == []
+    assert str(sub.attrs["rtb"]) == "voluntary"
+    game.call("unit_transit_movement", sub=sub)
+    assert moved(sub, "East China Sea")
+
+
+def test_patrol_move_rtb_skips_search_and_waits_12_0(silent_war: Checked) -> None:
+    """[12.0] "If an RTB result is obtained, place an involuntary RTB marker [15.22] on it ...
+    and place it in the "Done" section. If not, the submarine may conduct Search & Contact":
+    forced home on its Coral Sea to Solomons move (9; row 9, column 7: RTB), it neither
+    searches nor checks Endurance ([4.0] 14.7 "except Submarines with an RTB marker"), and
+    its RTB move waits for the next turn [15.22]."""
+    game = Game(silent_war, [9, 9, 7] + [0] * 8, move_to=["Solomons"], zone=[None])
+    game.set(war_period="WP2")
+    sub = operating(game, "Spearfish", "Coral Sea")
+    game.call("patrol_movement", sub=sub)
+    rolled = len(game.events("roll"))
+    game.call("search_and_combat", sub=sub)
+    assert len(game.events("roll")) == rolled  # no Search & Contact, no Endurance roll
+    game.call("unit_transit_movement", sub=sub)
+    assert where(sub) == ("Solomons", "done", "transit", "involuntary")
