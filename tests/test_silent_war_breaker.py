@@ -698,3 +698,48 @@ def test_patrol_move_rtb_skips_search_and_waits_12_0(silent_war: Checked) -> Non
     assert len(game.events("roll")) == rolled  # no Search & Contact, no Endurance roll
     game.call("unit_transit_movement", sub=sub)
     assert where(sub) == ("Solomons", "done", "transit", "involuntary")
+
+
+def pack_into_bismarck(silent_war: Checked, dice: list[int]) -> tuple[Game, list[Entity]]:
+    """A Wolfpack of three, Transit side in the Coral Sea, bound for the Bismarck Sea (one
+    OpArea, its destination) in War Period 3: the pack moves as one [24.2]."""
+    game = Game(silent_war, dice)
+    game.set(
+        war_period="WP3",
+        active_bases=(game.v("base", "Pearl Harbor"), game.v("base", "Brisbane")),
+    )
+    boats = [
+        operating(game, n, "Coral Sea", wolfpack=1, side=game.v("side", "transit"), speed=2)
+        for n in ("Tautog", "Thresher", "Gudgeon")
+    ]
+    for b in boats:
+        b.attrs["destination"] = game.v("area", "Bismarck Sea")
+    game.call("unit_transit_movement", sub=boats[0])
+    return game, boats
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="[24.4]/[15.25]: when the pack leader draws an involuntary RTB on the pack's move, "
+    "wolfpacks.rk:146-151 moves the mates with the leader's cleared destination (none): their "
+    "checks get Cautious Transit's -1 (leader.area != leader.destination) and they arrive "
+    "Transit side with no destination, unlike the same move without the leader's event",
+)
+def test_a_pack_leader_forced_home_does_not_change_the_mates_move_24_4(
+    silent_war: Checked,
+) -> None:
+    """[24.4] "Each member must roll separately for Transit Events as normal"; [24.41] "A
+    member of a Wolfpack sustaining an RTB/Damaged result must drop out of the Wolfpack and
+    involuntarily RTB [15.22]"; [15.25] Cautious Transit is a choice "to move a single OpArea
+    instead of at a higher speed" -- a move that ends at its destination is not one. The
+    leader's check 9 (-1 Transit side, -1 Wolfpack: 7, red from 7 in the Bismarck Sea), row 9,
+    column 7: RTB; the mates' checks 0 and 0. They end as in the same move where the leader
+    has no event (its check a 0)."""
+    game, boats = pack_into_bismarck(silent_war, [9, 9, 7, 0, 0])
+    _, same = pack_into_bismarck(silent_war, [0, 0, 0])
+    assert str(boats[0].attrs["rtb"]) == "involuntary"
+    checks = [e for e in game.events("roll") if e.rule == "19.1"]
+    assert all("15.25" not in [t.rule for t in c.modifiers] for c in checks)
+    for mate, twin in zip(boats[1:], same[1:], strict=True):
+        assert where(mate) == where(twin)
+        assert mate.attrs["destination"] == twin.attrs["destination"]
