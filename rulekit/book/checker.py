@@ -68,9 +68,9 @@ class Checked:
         return self.book.rounding.mode if self.book.rounding else "nearest"
 
 
-def nodes_of(book: Rulebook) -> Iterator[object]:
-    """Every node of the rulebook's declarations, each once, without recursion."""
-    stack: list[object] = [
+def _decls(book: Rulebook) -> list[object]:
+    """The declarations whose nodes :func:`nodes_of` walks."""
+    return [
         *book.procedures.values(),
         *book.modifiers.values(),
         *book.tables.values(),
@@ -78,6 +78,16 @@ def nodes_of(book: Rulebook) -> Iterator[object]:
         *book.consts.values(),
         *book.states.values(),
     ]
+
+
+def nodes_of(book: Rulebook) -> Iterator[object]:
+    """Every node of the rulebook's declarations, each once, without recursion."""
+    return walk(_decls(book))
+
+
+def walk(roots: list[object]) -> Iterator[object]:
+    """Every node under ``roots``, each once, without recursion."""
+    stack: list[object] = list(roots)
     seen: set[int] = set()
     while stack:
         node = stack.pop()
@@ -150,11 +160,45 @@ def dice_naturals(spec: n.DiceSpec, dice: dict[str, Die]) -> set[int] | None:
     return totals
 
 
+@define
+class TableMemo:
+    """A table's check, and what it read: its declaration (by identity) and the rest."""
+
+    decl: n.TableDecl
+    actions: bool  # whether a cell calls a table or procedure
+    key: tuple[object, ...]
+    table: CompiledTable | None
+    diags: list[Diagnostic]
+    provisional: list[ProvisionalItem]
+
+
+@define
+class ProcedureMemo:
+    """A procedure's check, and what it read."""
+
+    decl: n.ProcedureDecl
+    env: object
+    diags: list[Diagnostic]
+
+
+@define
+class CheckMemo:
+    """What a check of a rulebook can keep for the next check of an edited version of it
+    (the language server checks on every edit). Declarations are held by identity: an
+    unchanged file or declaration keeps its node objects (rulekit.lsp.chunks), and a kept
+    result is used only when every declaration it may depend on is the same object."""
+
+    tables: dict[str, TableMemo] = field(factory=dict)
+    procedures: dict[str, ProcedureMemo] = field(factory=dict)
+    calls: dict[int, tuple[object, list[tuple[str, bool, int]]]] = field(factory=dict)
+
+
 class Checker(ExprChecker):
     """Checks one loaded rulebook."""
 
-    def __init__(self, book: Rulebook) -> None:
+    def __init__(self, book: Rulebook, memo: CheckMemo | None = None) -> None:
         self.book = book
+        self.memo = memo
         self.vocab = Vocabulary(book.enums, book.markers, book.records, book.kinds)
         self.diags: list[Diagnostic] = []
         self.dice: dict[str, Die] = {}
@@ -165,6 +209,7 @@ class Checker(ExprChecker):
         self.provisional: list[ProvisionalItem] = []
         self.current: str = ""
         self._given: set[str] | None = None
+        self._env: tuple[int, ...] = ()  # the declarations' identities a table's check read
 
     # ---- entry ---------------------------------------------------------------------------
 
@@ -177,8 +222,7 @@ class Checker(ExprChecker):
         self._tables()
         for mods in self.book.modifiers.values():
             self._modifiers(mods)
-        for proc in self.book.procedures.values():
-            self._procedure(proc)
+        self._procedures()
         for sequence in self.book.sequences.values():
             self._sequence(sequence)
         check_views(self)
@@ -203,13 +247,28 @@ class Checker(ExprChecker):
             return self._given
         dims = {name: len(decl.dims) for name, decl in self.book.tables.items()}
         found: set[str] = set()
-        for node in nodes_of(self.book):
-            if isinstance(node, n.Call) and node.func in dims:
-                keyed = any(a.name == "roll" for a in node.args)
-                if keyed or len(node.args) >= dims[node.func]:
-                    found.add(node.func)
+        for func, keyed, count in self._calls():
+            if func in dims and (keyed or count >= dims[func]):
+                found.add(func)
         self._given = found
         return found
+
+    def _calls(self) -> Iterator[tuple[str, bool, int]]:
+        """Each call of the rulebook: its function, whether it passes ``roll:``, its
+        number of arguments (kept per declaration in the memo)."""
+        for decl in _decls(self.book):
+            kept = self.memo.calls.get(id(decl)) if self.memo is not None else None
+            if kept is not None and kept[0] is decl:
+                yield from kept[1]
+                continue
+            calls = [
+                (node.func, any(a.name == "roll" for a in node.args), len(node.args))
+                for node in walk([decl])
+                if isinstance(node, n.Call)
+            ]
+            if self.memo is not None:
+                self.memo.calls[id(decl)] = (decl, calls)
+            yield from calls
 
     # ---- declarations --------------------------------------------------------------------
 
@@ -348,38 +407,113 @@ class Checker(ExprChecker):
     # ---- tables --------------------------------------------------------------------------
 
     def _tables(self) -> None:
-        for decl in self.book.tables.values():
-            self.current = f"table {decl.name}"
-            dims = [self._dim(decl, d) for d in decl.dims]
-            if any(d is None for d in dims):
-                continue
-            names = [d.name for d in decl.dims]
-            for i, name in enumerate(names):
-                if name in names[:i]:
-                    self.err(f"dimension '{name}' appears twice", decl.dims[i].span)
-            result = self.type_of(decl.result)
-            reader = TableReader(decl, [d for d in dims if d], result, self.vocab)
-            table = reader.read()
-            for change in self.book.patches.get(decl.name, ()):
-                reader.patch(table, change)
-            table.recount()
-            self.diags.extend(reader.diags)
-            naturals = {
-                i: dice_naturals(d.dice, self.dice)
-                for i, d in enumerate(decl.dims)
-                if d.kind == "roll" and d.dice is not None
-            }
-            given = functools.partial(self._is_given_rolls, decl.name)
-            self.diags.extend(coverage(table, naturals, given))
-            self.tables[decl.name] = table
-            self._table_actions(decl, table, dims)
-            if table.provisional_cells:
-                reason = decl.provenance.reason if decl.provenance else cell_reasons(decl)
-                self.provisional.append(
-                    ProvisionalItem(
-                        f"table {decl.name}", decl.span, table.provisional_cells, reason
-                    )
+        if self.memo is None:
+            for decl in self.book.tables.values():
+                self._table(decl)
+            return
+        book = self.book
+        # what a table's check reads besides the table: the vocabulary, dice and globals
+        env = tuple(
+            id(d)
+            for kind in (book.dice, book.enums, book.markers, book.records, book.kinds)
+            for d in kind.values()
+        ) + tuple(id(d) for kind in (book.tracks, book.states, book.consts) for d in kind.values())
+        # a cell's action (``=> t(x)``) calls tables and procedures: those tables also
+        # read every declaration that can be called
+        callable_ = tuple(
+            id(d) for kind in (book.tables, book.procedures, book.modifiers) for d in kind.values()
+        )
+        self._env = env
+        kept: dict[str, TableMemo] = {}
+        for decl in book.tables.values():
+            hit = self.memo.tables.get(decl.name)
+            if hit is not None and hit.decl is decl:
+                actions = hit.actions
+            else:
+                actions = any(isinstance(node, n.CellAction) for node in walk([decl]))
+            key = (
+                env,
+                tuple(id(p) for p in book.patches.get(decl.name, ())),
+                self._is_given_rolls(decl.name),
+                callable_ if actions else (),
+            )
+            if hit is not None and hit.decl is decl and hit.key == key:
+                if hit.table is not None:
+                    self.tables[decl.name] = hit.table
+                self.diags.extend(hit.diags)
+                self.provisional.extend(hit.provisional)
+            else:
+                diags, provisional = len(self.diags), len(self.provisional)
+                self._table(decl)
+                hit = TableMemo(
+                    decl,
+                    actions,
+                    key,
+                    self.tables.get(decl.name),
+                    self.diags[diags:],
+                    self.provisional[provisional:],
                 )
+            kept[decl.name] = hit
+        self.memo.tables = kept
+
+    def _table(self, decl: n.TableDecl) -> None:
+        self.current = f"table {decl.name}"
+        dims = [self._dim(decl, d) for d in decl.dims]
+        if any(d is None for d in dims):
+            return
+        names = [d.name for d in decl.dims]
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                self.err(f"dimension '{name}' appears twice", decl.dims[i].span)
+        result = self.type_of(decl.result)
+        reader = TableReader(decl, [d for d in dims if d], result, self.vocab)
+        table = reader.read()
+        for change in self.book.patches.get(decl.name, ()):
+            reader.patch(table, change)
+        table.recount()
+        self.diags.extend(reader.diags)
+        naturals = {
+            i: dice_naturals(d.dice, self.dice)
+            for i, d in enumerate(decl.dims)
+            if d.kind == "roll" and d.dice is not None
+        }
+        given = functools.partial(self._is_given_rolls, decl.name)
+        self.diags.extend(coverage(table, naturals, given))
+        self.tables[decl.name] = table
+        self._table_actions(decl, table, dims)
+        if table.provisional_cells:
+            reason = decl.provenance.reason if decl.provenance else cell_reasons(decl)
+            self.provisional.append(
+                ProvisionalItem(
+                    f"table {decl.name}", decl.span, table.provisional_cells, reason
+                )
+            )
+
+    def _procedures(self) -> None:
+        if self.memo is None:
+            for proc in self.book.procedures.values():
+                self._procedure(proc)
+            return
+        book = self.book
+        # what a procedure's check reads besides its own body: the declarations the
+        # tables read, the tables, and the signatures of what it can call
+        env = (
+            self._env,
+            tuple(id(d) for d in book.tables.values()),
+            [(m.name, m.params) for m in book.modifiers.values()],
+            [(p.name, p.params, p.returns) for p in book.procedures.values()],
+        )
+        kept: dict[str, ProcedureMemo] = {}
+        for proc in book.procedures.values():
+            hit = self.memo.procedures.get(proc.name)
+            if hit is not None and hit.decl is proc and hit.env == env:
+                self.diags.extend(hit.diags)
+            else:
+                diags = len(self.diags)
+                self._procedure(proc)
+                hit = ProcedureMemo(proc, env, self.diags[diags:])
+            kept[proc.name] = hit
+        self.memo.procedures = kept
 
     def _dim(self, decl: n.TableDecl, dim: n.Dim) -> TableDim | None:
         if dim.kind == "roll":
@@ -642,9 +776,10 @@ def check_expression(
     return checker.infer(expr, scope), checker.diags
 
 
-def check(book: Rulebook) -> Checked:
-    """Check a loaded rulebook; errors are in ``.errors``, nothing is raised."""
-    return Checker(book).run()
+def check(book: Rulebook, memo: CheckMemo | None = None) -> Checked:
+    """Check a loaded rulebook; errors are in ``.errors``, nothing is raised. With a memo,
+    what an earlier check of the same declarations found is used again."""
+    return Checker(book, memo).run()
 
 
 def load(arg: str, options: Sequence[str] = ()) -> Checked:

@@ -783,5 +783,9 @@ from rulekit.cli.advise_cmd import advise_cmd  # noqa: E402
 
 main.add_command(advise_cmd)
 
+from rulekit.cli.lsp_cmd import lsp_cmd  # noqa: E402 - the language server, a module of its own
+
+main.add_command(lsp_cmd)
+
 if __name__ == "__main__":  # pragma: no cover
     main()

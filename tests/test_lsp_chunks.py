@@ -1,0 +1,101 @@
+"""The language server's incremental work gives what the whole work gives: a file parsed by
+pieces is the file parsed whole (spans included), and a check that reuses an earlier check's
+tables and procedures finds what a fresh check finds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulekit.book.checker import check
+from rulekit.errors import SyntaxProblem
+from rulekit.language.cache import encode_nodes
+from rulekit.language.parser import parse
+from rulekit.lsp.chunks import IncrementalParser, split
+from rulekit.lsp.project import Project
+from tests.conftest import RULEBOOKS
+
+FILES = sorted(RULEBOOKS.rglob("*.rk"))
+
+
+def _same(a: object, b: object, path: str) -> bool:
+    """Equal nodes with equal spans (spans are outside node equality)."""
+    return bool(encode_nodes(a, path) == encode_nodes(b, path))
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(RULEBOOKS)))
+def test_a_file_parsed_by_pieces_is_the_file_parsed_whole(path: Path) -> None:
+    text = path.read_text(encoding="utf-8-sig")
+    shown = str(path)
+    assert _same(IncrementalParser(shown).parse(text), parse(text, shown), shown)
+
+
+def test_an_edit_parses_one_piece_again_and_moves_the_others() -> None:
+    path = RULEBOOKS / "silent_war" / "combat.rk"
+    text = path.read_text(encoding="utf-8")
+    parser = IncrementalParser(str(path))
+    parser.parse(text)
+    assert parser.parsed == len(split(text)) > 20
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("procedure posture_options"))
+    lines.insert(at + 1, "    let extra = 1")  # a line more: every later piece moves down
+    edited = "\n".join(lines)
+    module = parser.parse(edited)
+    assert parser.parsed == 1
+    assert _same(module, parse(edited, str(path)), str(path))
+    parser.parse(edited)
+    assert parser.parsed == 0
+
+
+def test_a_syntax_error_is_the_whole_file_s() -> None:
+    path = RULEBOOKS / "silent_war" / "turn.rk"
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("procedure "))
+    for broken in ("    let = 1", "    return (1 +", "table t: x -> int"):
+        edited = "\n".join([*lines[: at + 1], broken, *lines[at + 1 :]])
+        with pytest.raises(SyntaxProblem) as whole:
+            parse(edited, str(path))
+        parser = IncrementalParser(str(path))
+        parser.parse(text)
+        with pytest.raises(SyntaxProblem) as pieces:
+            parser.parse(edited)
+        assert pieces.value.diagnostics == whole.value.diagnostics
+        assert [d.span for d in pieces.value.diagnostics] == [
+            d.span for d in whole.value.diagnostics
+        ]
+
+
+def test_a_check_reusing_the_last_finds_what_a_fresh_check_finds(tmp_path: Path) -> None:
+    root = RULEBOOKS / "silent_war"
+    project = Project()
+    combat = (root / "combat.rk").resolve()
+    bases = (root / "bases.rk").resolve()
+    texts = {p: p.read_text(encoding="utf-8") for p in (combat, bases)}
+    project.set_text(combat, 1, texts[combat])
+    project.set_text(bases, 1, texts[bases])
+    first = project.analysis(combat)
+    assert first.checked is not None and not first.checked.errors
+    edits = [
+        (combat, "-> hit_result", "-> counterattack_result"),  # a table's result type
+        (combat, "    sub.section = done", "    sub.section = dne"),  # a procedure's body
+        (bases, "const tender_capacity_bonus = 1", 'const tender_capacity_bonus = "one"'),
+        (bases, "record tender_data = capacity: int,", "record tender_data = capacity: text,"),
+    ]
+    version = 1
+    for path, old, new in edits:
+        assert old in texts[path]
+        for text in (texts[path].replace(old, new, 1), texts[path]):  # the edit, then undo
+            version += 1
+            project.set_text(path, version, text)
+            done = project.analysis(combat)
+            assert done.book is not None and done.checked is not None
+            fresh = check(done.book)
+            assert done.checked.diagnostics == fresh.diagnostics
+            assert [d.span for d in done.checked.diagnostics] == [
+                d.span for d in fresh.diagnostics
+            ]
+            assert done.checked.provisional == fresh.provisional
+            if text != texts[path]:
+                assert done.checked.errors, (old, new)
