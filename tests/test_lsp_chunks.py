@@ -80,6 +80,7 @@ def test_a_check_reusing_the_last_finds_what_a_fresh_check_finds(tmp_path: Path)
     edits = [
         (combat, "-> hit_result", "-> counterattack_result"),  # a table's result type
         (combat, "    sub.section = done", "    sub.section = dne"),  # a procedure's body
+        (combat, "    standard   | REVEALED SHIPS:", "    standerd   | REVEALED SHIPS:"),  # a row
         (bases, "const tender_capacity_bonus = 1", 'const tender_capacity_bonus = "one"'),
         (bases, "record tender_data = capacity: int,", "record tender_data = capacity: text,"),
     ]
@@ -93,9 +94,65 @@ def test_a_check_reusing_the_last_finds_what_a_fresh_check_finds(tmp_path: Path)
             assert done.book is not None and done.checked is not None
             fresh = check(done.book)
             assert done.checked.diagnostics == fresh.diagnostics
-            assert [d.span for d in done.checked.diagnostics] == [
-                d.span for d in fresh.diagnostics
-            ]
+            assert [d.span for d in done.checked.diagnostics] == [d.span for d in fresh.diagnostics]
             assert done.checked.provisional == fresh.provisional
             if text != texts[path]:
                 assert done.checked.errors, (old, new)
+
+
+def _row_edits(text: str) -> list[str]:
+    """Edits of one row in the middle of each table: a cell changed, the row removed, the
+    row twice."""
+    lines = text.split("\n")
+    out = []
+    for i, line in enumerate(lines):
+        if not line.startswith("table "):
+            continue
+        end = i + 1
+        while end < len(lines) and lines[end][:1] in ("", " ", "#"):
+            end += 1
+        rows = [
+            j for j in range(i + 1, end) if "|" in lines[j] and not lines[j].strip().startswith("#")
+        ]
+        if len(rows) < 3:
+            continue
+        j = rows[len(rows) // 2]
+        cell = lines[j].rsplit("|", 1)
+        out.append("\n".join([*lines[:j], cell[0] + "| 7", *lines[j + 1 :]]))
+        out.append("\n".join([*lines[:j], *lines[j + 1 :]]))
+        out.append("\n".join([*lines[: j + 1], lines[j], *lines[j + 1 :]]))
+    return out
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in FILES if "\ntable " in p.read_text(encoding="utf-8")],
+    ids=lambda p: str(p.relative_to(RULEBOOKS)),
+)
+def test_a_table_whose_rows_changed_parses_as_the_whole_file(path: Path) -> None:
+    text = path.read_text(encoding="utf-8-sig")
+    shown = str(path)
+    for edited in _row_edits(text):
+        parser = IncrementalParser(shown)
+        parser.parse(text)
+        try:
+            whole = parse(edited, shown)
+        except SyntaxProblem as exc:
+            with pytest.raises(SyntaxProblem) as pieces:
+                parser.parse(edited)
+            assert pieces.value.diagnostics == exc.diagnostics
+            continue
+        assert _same(parser.parse(edited), whole, shown)
+
+
+def test_a_row_edit_of_a_long_table_parses_only_that_row() -> None:
+    path = RULEBOOKS / "silent_war" / "fleet.rk"
+    text = path.read_text(encoding="utf-8")
+    parser = IncrementalParser(str(path))
+    parser.parse(text)
+    lines = text.split("\n")
+    row = next(i for i, line in enumerate(lines) if line.startswith("    Sargo "))
+    lines[row] = lines[row].replace("~Sargo", "Sargo", 1)
+    edited = "\n".join(lines)
+    assert parser._rows_changed(30, split(edited)[2][1]) is not None
+    assert _same(parser.parse(edited), parse(edited, str(path)), str(path))

@@ -210,6 +210,7 @@ class Checker(ExprChecker):
         self.current: str = ""
         self._given: set[str] | None = None
         self._env: tuple[int, ...] = ()  # the declarations' identities a table's check read
+        self._table_sigs: list[tuple[object, ...]] = []  # what a procedure reads of tables
 
     # ---- entry ---------------------------------------------------------------------------
 
@@ -454,6 +455,8 @@ class Checker(ExprChecker):
                     self.provisional[provisional:],
                 )
             kept[decl.name] = hit
+            # what a call of the table reads of it (check_exprs._table_call)
+            self._table_sigs.append((decl.name, decl.dims, decl.result, decl.default, actions))
         self.memo.tables = kept
 
     def _table(self, decl: n.TableDecl) -> None:
@@ -496,10 +499,10 @@ class Checker(ExprChecker):
             return
         book = self.book
         # what a procedure's check reads besides its own body: the declarations the
-        # tables read, the tables, and the signatures of what it can call
+        # tables read, and the signatures of what it can call (tables included)
         env = (
             self._env,
-            tuple(id(d) for d in book.tables.values()),
+            self._table_sigs,
             [(m.name, m.params) for m in book.modifiers.values()],
             [(p.name, p.params, p.returns) for p in book.procedures.values()],
         )
