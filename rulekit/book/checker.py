@@ -14,6 +14,7 @@ from rulekit.book.check_exprs import (
     Scope,
     placeholders,
 )
+from rulekit.book.check_memo import CheckMemo, ProvisionalItem, check_procedures, check_tables
 from rulekit.book.coerce import Vocabulary
 from rulekit.book.loader import load_rulebook
 from rulekit.book.provenance import cell_reasons
@@ -26,16 +27,6 @@ from rulekit.errors import MAX_DIE_FACES, Diagnostic, RulebookInvalid, did_you_m
 from rulekit.language import nodes as n
 
 ROUNDING_MODES = ("up", "down", "nearest")
-
-
-@define
-class ProvisionalItem:
-    """A place where the rulebook supplies values the source text does not print."""
-
-    what: str
-    span: n.Span
-    count: int
-    reason: str = ""
 
 
 @define
@@ -158,39 +149,6 @@ def dice_naturals(spec: n.DiceSpec, dice: dict[str, Die]) -> set[int] | None:
     for _ in range(spec.count):  # sums die by die: no list of every throw (4d500 has 6e10)
         totals = {total + face for total in totals for face in die.faces}
     return totals
-
-
-@define
-class TableMemo:
-    """A table's check, and what it read: its declaration (by identity) and the rest."""
-
-    decl: n.TableDecl
-    actions: bool  # whether a cell calls a table or procedure
-    key: tuple[object, ...]
-    table: CompiledTable | None
-    diags: list[Diagnostic]
-    provisional: list[ProvisionalItem]
-
-
-@define
-class ProcedureMemo:
-    """A procedure's check, and what it read."""
-
-    decl: n.ProcedureDecl
-    env: object
-    diags: list[Diagnostic]
-
-
-@define
-class CheckMemo:
-    """What a check of a rulebook can keep for the next check of an edited version of it
-    (the language server checks on every edit). Declarations are held by identity: an
-    unchanged file or declaration keeps its node objects (rulekit.lsp.chunks), and a kept
-    result is used only when every declaration it may depend on is the same object."""
-
-    tables: dict[str, TableMemo] = field(factory=dict)
-    procedures: dict[str, ProcedureMemo] = field(factory=dict)
-    calls: dict[int, tuple[object, list[tuple[str, bool, int]]]] = field(factory=dict)
 
 
 class Checker(ExprChecker):
@@ -411,53 +369,8 @@ class Checker(ExprChecker):
         if self.memo is None:
             for decl in self.book.tables.values():
                 self._table(decl)
-            return
-        book = self.book
-        # what a table's check reads besides the table: the vocabulary, dice and globals
-        env = tuple(
-            id(d)
-            for kind in (book.dice, book.enums, book.markers, book.records, book.kinds)
-            for d in kind.values()
-        ) + tuple(id(d) for kind in (book.tracks, book.states, book.consts) for d in kind.values())
-        # a cell's action (``=> t(x)``) calls tables and procedures: those tables also
-        # read every declaration that can be called
-        callable_ = tuple(
-            id(d) for kind in (book.tables, book.procedures, book.modifiers) for d in kind.values()
-        )
-        self._env = env
-        kept: dict[str, TableMemo] = {}
-        for decl in book.tables.values():
-            hit = self.memo.tables.get(decl.name)
-            if hit is not None and hit.decl is decl:
-                actions = hit.actions
-            else:
-                actions = any(isinstance(node, n.CellAction) for node in walk([decl]))
-            key = (
-                env,
-                tuple(id(p) for p in book.patches.get(decl.name, ())),
-                self._is_given_rolls(decl.name),
-                callable_ if actions else (),
-            )
-            if hit is not None and hit.decl is decl and hit.key == key:
-                if hit.table is not None:
-                    self.tables[decl.name] = hit.table
-                self.diags.extend(hit.diags)
-                self.provisional.extend(hit.provisional)
-            else:
-                diags, provisional = len(self.diags), len(self.provisional)
-                self._table(decl)
-                hit = TableMemo(
-                    decl,
-                    actions,
-                    key,
-                    self.tables.get(decl.name),
-                    self.diags[diags:],
-                    self.provisional[provisional:],
-                )
-            kept[decl.name] = hit
-            # what a call of the table reads of it (check_exprs._table_call)
-            self._table_sigs.append((decl.name, decl.dims, decl.result, decl.default, actions))
-        self.memo.tables = kept
+        else:
+            check_tables(self, self.memo)
 
     def _table(self, decl: n.TableDecl) -> None:
         self.current = f"table {decl.name}"
@@ -487,36 +400,19 @@ class Checker(ExprChecker):
         if table.provisional_cells:
             reason = decl.provenance.reason if decl.provenance else cell_reasons(decl)
             self.provisional.append(
-                ProvisionalItem(
-                    f"table {decl.name}", decl.span, table.provisional_cells, reason
-                )
+                ProvisionalItem(f"table {decl.name}", decl.span, table.provisional_cells, reason)
             )
+
+    def has_actions(self, decl: n.TableDecl) -> bool:
+        """Whether a cell of the table calls a table or procedure (``=> t(x)``)."""
+        return any(isinstance(node, n.CellAction) for node in walk([decl]))
 
     def _procedures(self) -> None:
         if self.memo is None:
             for proc in self.book.procedures.values():
                 self._procedure(proc)
-            return
-        book = self.book
-        # what a procedure's check reads besides its own body: the declarations the
-        # tables read, and the signatures of what it can call (tables included)
-        env = (
-            self._env,
-            self._table_sigs,
-            [(m.name, m.params) for m in book.modifiers.values()],
-            [(p.name, p.params, p.returns) for p in book.procedures.values()],
-        )
-        kept: dict[str, ProcedureMemo] = {}
-        for proc in book.procedures.values():
-            hit = self.memo.procedures.get(proc.name)
-            if hit is not None and hit.decl is proc and hit.env == env:
-                self.diags.extend(hit.diags)
-            else:
-                diags = len(self.diags)
-                self._procedure(proc)
-                hit = ProcedureMemo(proc, env, self.diags[diags:])
-            kept[proc.name] = hit
-        self.memo.procedures = kept
+        else:
+            check_procedures(self, self.memo)
 
     def _dim(self, decl: n.TableDecl, dim: n.Dim) -> TableDim | None:
         if dim.kind == "roll":

@@ -327,9 +327,7 @@ def _plain_name(name: str) -> bool:
     return not any(c in name for c in "/\\:\0")
 
 
-def load_rulebook(
-    arg: str, options: Sequence[str] = (), read: FileReader = read_file
-) -> Rulebook:
+def load_rulebook(arg: str, options: Sequence[str] = (), read: FileReader = read_file) -> Rulebook:
     """Read and parse a rulebook or variant (not yet checked), with options switched on;
     ``read`` gives each file's text and nodes (by default from the disk)."""
     root, entry = resolve_rulebook_path(arg)

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from attrs import define, field
 
-from rulekit.book.checker import Checked, CheckMemo, check
+from rulekit.book.check_memo import CheckMemo
+from rulekit.book.checker import Checked, check
 from rulekit.book.loader import ENTRY, VARIANT_DIRS, load_rulebook, read_file, shown_path
 from rulekit.book.provenance import survey
 from rulekit.book.rulebook import Rulebook
