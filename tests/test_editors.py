@@ -130,7 +130,7 @@ def test_every_keyword_of_the_grammar_is_highlighted_as_one() -> None:
 def test_the_grammar_marks_what_the_language_distinguishes() -> None:
     text = (
         'table t [14.16 A] "T": at_least x: int x roll 2d6 - 1 -> text  # note\n'
-        '    procedure p(a: int) -> bool [E4] "say {a}"\n'
+        '    procedure p(a: int) -> bool [B.] "say {a}"\n'
     )
     scopes = _scopes(text)
 
@@ -141,7 +141,7 @@ def test_the_grammar_marks_what_the_language_distinguishes() -> None:
     assert "constant.other.reference.rule.rulekit" in at(0, "[14.16 A]")
     assert "constant.numeric.dice.rulekit" in at(0, "2d6")
     assert "comment.line.number-sign.rulekit" in at(0, "# note")
-    assert "constant.other.reference.rule.rulekit" in at(1, "[E4]")
+    assert "constant.other.reference.rule.rulekit" in at(1, "[B.]")
     assert "variable.other.placeholder.rulekit" in at(1, "{a}")
 
 

@@ -29,7 +29,7 @@ from rulekit.language.parser import parse
 # What may hide a bracket or a line end from a plain scan: strings, rule references (the
 # grammar's REF: "[19.21 #1]" holds a "#"), comments; then brackets and a trailing backslash
 # (a continued line).
-REF = r"\[(?:§|[0-9]+(?:\.[0-9]|[A-Za-z])|[A-Z][A-Za-z]?[0-9])[^\]\n]*\]"
+REF = r"\[(?:§|[0-9]+(?:\.[0-9]|[A-Za-z])|[A-Z][A-Za-z]?[0-9]|[A-Z]\.)[^\]\n]*\]"
 _SCAN = re.compile(r'"(?:[^"\\\n]|\\.)*"|' + REF + r"|#[^\n]*|[()\[\]{}]|\\[\t ]*$", re.M)
 _OPEN, _CLOSE = "([{", ")]}"
 
