@@ -18,12 +18,7 @@ def test_a_rule_reference_may_be_a_chapter_letter(ref: str) -> None:
 
 
 def test_a_chapter_reference_on_a_statement_and_a_table() -> None:
-    text = (
-        "table t [C.] : x: int -> int\n"
-        "    1 | 2\n"
-        "procedure p -> int\n"
-        "    return t(1)  [C.3]\n"
-    )
+    text = "table t [C.] : x: int -> int\n    1 | 2\nprocedure p -> int\n    return t(1)  [C.3]\n"
     table, proc = parse(text, "t.rk").decls
     assert isinstance(table, n.TableDecl) and table.ref == n.RuleRef("C.")
     assert isinstance(proc, n.ProcedureDecl)
