@@ -156,3 +156,43 @@ def test_a_row_edit_of_a_long_table_parses_only_that_row() -> None:
     edited = "\n".join(lines)
     assert parser._rows_changed(30, split(edited)[2][1]) is not None
     assert _same(parser.parse(edited), parse(edited, str(path)), str(path))
+
+
+def test_half_typed_text_gives_diagnostics_never_an_exception() -> None:
+    """What an editor sends while one types: cut files, removed spans, stray characters."""
+    import random
+
+    project = Project()
+    path = (RULEBOOKS / "silent_war" / "combat.rk").resolve()
+    text = path.read_text(encoding="utf-8")
+    rng = random.Random(34)
+    stray = ["(", ")", ":", "\n", " x", "|", '"', "~", "[", "roll ", "=> ", "\n    ", "\t"]
+    for version in range(12):
+        cut = rng.randrange(len(text))
+        if version % 3 == 0:
+            edited = text[:cut]
+        elif version % 3 == 1:
+            edited = text[:cut] + text[cut + rng.randrange(1, 40) :]
+        else:
+            edited = text[:cut] + rng.choice(stray) + text[cut:]
+        project.set_text(path, version + 2, edited)
+        done = project.analysis(path)
+        if done.book is None:  # it does not load: its errors say why, with a place
+            assert done.diagnostics and all(
+                d.span is not None for ds in done.diagnostics.values() for d in ds
+            )
+
+
+def test_a_variant_file_is_checked_as_the_variant_of_its_base() -> None:
+    project = Project()
+    variant = (RULEBOOKS / "silent_war" / "editions" / "1.1.rk").resolve()
+    done = project.analysis(variant)
+    assert done.entry == variant and done.checked is not None and not done.checked.errors
+    assert (
+        variant in done.files and (RULEBOOKS / "silent_war" / "rulebook.rk").resolve() in done.files
+    )
+    # an unsaved edit of the variant counts
+    text = variant.read_text(encoding="utf-8")
+    project.set_text(variant, 2, text + "\nset const no_such_constant = 1 [1.0]\n")
+    errors = project.analysis(variant).diagnostics.get(variant, [])
+    assert any("no_such_constant" in d.message for d in errors)

@@ -130,7 +130,16 @@ class RulekitServer(LanguageServer):
     def refresh(self, path: Path) -> None:
         entry = entry_of(path)
         self.pending.pop(entry, None)
-        result = self.project.analysis(path)
+        try:
+            result = self.project.analysis(path)
+        except Exception as exc:  # a bug of rulekit: said in the editor, the server goes on
+            self.window_show_message(
+                lsp.ShowMessageParams(
+                    type=lsp.MessageType.Error,
+                    message=f"rulekit lsp: checking {path.name} failed: {exc!r}",
+                )
+            )
+            return
         by_file = dict(result.diagnostics)
         for file in self.project.open:
             if entry_of(file) == entry and file not in result.files and result.book is not None:
