@@ -23,9 +23,10 @@ import pytest
 
 tm = pytest.importorskip("textmate_grammar.parsers.base")
 
+from conftest import ROOT, RULEBOOKS  # noqa: E402
+
 from rulekit.language.fmt import _parse  # noqa: E402  (the parser's own tokens)
 from rulekit.language.parser import grammar_text  # noqa: E402
-from tests.conftest import ROOT, RULEBOOKS  # noqa: E402
 
 GRAMMAR = ROOT / "editors" / "rulekit.tmLanguage.json"
 FILES = sorted(RULEBOOKS.rglob("*.rk")) + sorted((ROOT / "examples").rglob("*.rk"))

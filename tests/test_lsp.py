@@ -16,14 +16,14 @@ import pytest
 
 pytest.importorskip("pygls")
 
+from conftest import RULEBOOKS
+from lsp_client import Editor, uri
 from lsprotocol import types as lsp
 
 from rulekit.book.checker import check
 from rulekit.book.loader import load_rulebook
 from rulekit.errors import RulekitError
 from rulekit.language.fmt import format_text
-from tests.conftest import RULEBOOKS
-from tests.lsp_client import Editor, uri
 
 SW = RULEBOOKS / "silent_war"
 

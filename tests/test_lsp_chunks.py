@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import RULEBOOKS
 
 from rulekit.book.checker import check
 from rulekit.errors import SyntaxProblem
@@ -14,7 +15,6 @@ from rulekit.language.cache import encode_nodes
 from rulekit.language.parser import parse
 from rulekit.lsp.chunks import IncrementalParser, split
 from rulekit.lsp.project import Project
-from tests.conftest import RULEBOOKS
 
 FILES = sorted(RULEBOOKS.rglob("*.rk"))
 
