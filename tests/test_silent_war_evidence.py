@@ -585,7 +585,7 @@ def test_a_super_skipper_is_lost_with_his_submarine_25_2(silent_war: Checked) ->
     sub = game.sub_at_sea("Wahoo", "Sea of Japan", skipper=2, skipper_name="Morton")
     game.call("sub_sunk", sub=sub)
     assert (sub.attrs["skipper"], sub.attrs["skipper_name"]) == (0, None)
-    assert game.state["skippers_waiting"] == [] and game.events("roll") == []
+    assert list(game.state["skippers_waiting"]) == [] and game.events("roll") == []
     assert "Morton" not in [str(n) for n in game.state["skipper_pool"]]
 
 

@@ -14,6 +14,7 @@ from rulekit.book.check_exprs import (
     Scope,
     placeholders,
 )
+from rulekit.book.check_memo import CheckMemo, ProvisionalItem, check_procedures, check_tables
 from rulekit.book.coerce import Vocabulary
 from rulekit.book.loader import load_rulebook
 from rulekit.book.provenance import cell_reasons
@@ -26,16 +27,6 @@ from rulekit.errors import MAX_DIE_FACES, Diagnostic, RulebookInvalid, did_you_m
 from rulekit.language import nodes as n
 
 ROUNDING_MODES = ("up", "down", "nearest")
-
-
-@define
-class ProvisionalItem:
-    """A place where the rulebook supplies values the source text does not print."""
-
-    what: str
-    span: n.Span
-    count: int
-    reason: str = ""
 
 
 @define
@@ -68,9 +59,9 @@ class Checked:
         return self.book.rounding.mode if self.book.rounding else "nearest"
 
 
-def nodes_of(book: Rulebook) -> Iterator[object]:
-    """Every node of the rulebook's declarations, each once, without recursion."""
-    stack: list[object] = [
+def _decls(book: Rulebook) -> list[object]:
+    """The declarations whose nodes :func:`nodes_of` walks."""
+    return [
         *book.procedures.values(),
         *book.modifiers.values(),
         *book.tables.values(),
@@ -78,6 +69,16 @@ def nodes_of(book: Rulebook) -> Iterator[object]:
         *book.consts.values(),
         *book.states.values(),
     ]
+
+
+def nodes_of(book: Rulebook) -> Iterator[object]:
+    """Every node of the rulebook's declarations, each once, without recursion."""
+    return walk(_decls(book))
+
+
+def walk(roots: list[object]) -> Iterator[object]:
+    """Every node under ``roots``, each once, without recursion."""
+    stack: list[object] = list(roots)
     seen: set[int] = set()
     while stack:
         node = stack.pop()
@@ -153,8 +154,9 @@ def dice_naturals(spec: n.DiceSpec, dice: dict[str, Die]) -> set[int] | None:
 class Checker(ExprChecker):
     """Checks one loaded rulebook."""
 
-    def __init__(self, book: Rulebook) -> None:
+    def __init__(self, book: Rulebook, memo: CheckMemo | None = None) -> None:
         self.book = book
+        self.memo = memo
         self.vocab = Vocabulary(book.enums, book.markers, book.records, book.kinds)
         self.diags: list[Diagnostic] = []
         self.dice: dict[str, Die] = {}
@@ -165,6 +167,8 @@ class Checker(ExprChecker):
         self.provisional: list[ProvisionalItem] = []
         self.current: str = ""
         self._given: set[str] | None = None
+        self._env: tuple[int, ...] = ()  # the declarations' identities a table's check read
+        self._table_sigs: list[tuple[object, ...]] = []  # what a procedure reads of tables
 
     # ---- entry ---------------------------------------------------------------------------
 
@@ -177,8 +181,7 @@ class Checker(ExprChecker):
         self._tables()
         for mods in self.book.modifiers.values():
             self._modifiers(mods)
-        for proc in self.book.procedures.values():
-            self._procedure(proc)
+        self._procedures()
         for sequence in self.book.sequences.values():
             self._sequence(sequence)
         check_views(self)
@@ -204,13 +207,28 @@ class Checker(ExprChecker):
             return self._given
         dims = {name: len(decl.dims) for name, decl in self.book.tables.items()}
         found: set[str] = set()
-        for node in nodes_of(self.book):
-            if isinstance(node, n.Call) and node.func in dims:
-                keyed = any(a.name == "roll" for a in node.args)
-                if keyed or len(node.args) >= dims[node.func]:
-                    found.add(node.func)
+        for func, keyed, count in self._calls():
+            if func in dims and (keyed or count >= dims[func]):
+                found.add(func)
         self._given = found
         return found
+
+    def _calls(self) -> Iterator[tuple[str, bool, int]]:
+        """Each call of the rulebook: its function, whether it passes ``roll:``, its
+        number of arguments (kept per declaration in the memo)."""
+        for decl in _decls(self.book):
+            kept = self.memo.calls.get(id(decl)) if self.memo is not None else None
+            if kept is not None and kept[0] is decl:
+                yield from kept[1]
+                continue
+            calls = [
+                (node.func, any(a.name == "roll" for a in node.args), len(node.args))
+                for node in walk([decl])
+                if isinstance(node, n.Call)
+            ]
+            if self.memo is not None:
+                self.memo.calls[id(decl)] = (decl, calls)
+            yield from calls
 
     # ---- declarations --------------------------------------------------------------------
 
@@ -349,38 +367,53 @@ class Checker(ExprChecker):
     # ---- tables --------------------------------------------------------------------------
 
     def _tables(self) -> None:
-        for decl in self.book.tables.values():
-            self.current = f"table {decl.name}"
-            dims = [self._dim(decl, d) for d in decl.dims]
-            if any(d is None for d in dims):
-                continue
-            names = [d.name for d in decl.dims]
-            for i, name in enumerate(names):
-                if name in names[:i]:
-                    self.err(f"dimension '{name}' appears twice", decl.dims[i].span)
-            result = self.type_of(decl.result)
-            reader = TableReader(decl, [d for d in dims if d], result, self.vocab)
-            table = reader.read()
-            for change in self.book.patches.get(decl.name, ()):
-                reader.patch(table, change)
-            table.recount()
-            self.diags.extend(reader.diags)
-            naturals = {
-                i: dice_naturals(d.dice, self.dice)
-                for i, d in enumerate(decl.dims)
-                if d.kind == "roll" and d.dice is not None
-            }
-            given = functools.partial(self._is_given_rolls, decl.name)
-            self.diags.extend(coverage(table, naturals, given))
-            self.tables[decl.name] = table
-            self._table_actions(decl, table, dims)
-            if table.provisional_cells:
-                reason = decl.provenance.reason if decl.provenance else cell_reasons(decl)
-                self.provisional.append(
-                    ProvisionalItem(
-                        f"table {decl.name}", decl.span, table.provisional_cells, reason
-                    )
-                )
+        if self.memo is None:
+            for decl in self.book.tables.values():
+                self._table(decl)
+        else:
+            check_tables(self, self.memo)
+
+    def _table(self, decl: n.TableDecl) -> None:
+        self.current = f"table {decl.name}"
+        dims = [self._dim(decl, d) for d in decl.dims]
+        if any(d is None for d in dims):
+            return
+        names = [d.name for d in decl.dims]
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                self.err(f"dimension '{name}' appears twice", decl.dims[i].span)
+        result = self.type_of(decl.result)
+        reader = TableReader(decl, [d for d in dims if d], result, self.vocab)
+        table = reader.read()
+        for change in self.book.patches.get(decl.name, ()):
+            reader.patch(table, change)
+        table.recount()
+        self.diags.extend(reader.diags)
+        naturals = {
+            i: dice_naturals(d.dice, self.dice)
+            for i, d in enumerate(decl.dims)
+            if d.kind == "roll" and d.dice is not None
+        }
+        given = functools.partial(self._is_given_rolls, decl.name)
+        self.diags.extend(coverage(table, naturals, given))
+        self.tables[decl.name] = table
+        self._table_actions(decl, table, dims)
+        if table.provisional_cells:
+            reason = decl.provenance.reason if decl.provenance else cell_reasons(decl)
+            self.provisional.append(
+                ProvisionalItem(f"table {decl.name}", decl.span, table.provisional_cells, reason)
+            )
+
+    def has_actions(self, decl: n.TableDecl) -> bool:
+        """Whether a cell of the table calls a table or procedure (``=> t(x)``)."""
+        return any(isinstance(node, n.CellAction) for node in walk([decl]))
+
+    def _procedures(self) -> None:
+        if self.memo is None:
+            for proc in self.book.procedures.values():
+                self._procedure(proc)
+        else:
+            check_procedures(self, self.memo)
 
     def _dim(self, decl: n.TableDecl, dim: n.Dim) -> TableDim | None:
         if dim.kind == "roll":
@@ -643,9 +676,10 @@ def check_expression(
     return checker.infer(expr, scope), checker.diags
 
 
-def check(book: Rulebook) -> Checked:
-    """Check a loaded rulebook; errors are in ``.errors``, nothing is raised."""
-    return Checker(book).run()
+def check(book: Rulebook, memo: CheckMemo | None = None) -> Checked:
+    """Check a loaded rulebook; errors are in ``.errors``, nothing is raised. With a memo,
+    what an earlier check of the same declarations found is used again."""
+    return Checker(book, memo).run()
 
 
 def load(arg: str, options: Sequence[str] = ()) -> Checked:

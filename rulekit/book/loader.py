@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -28,6 +28,16 @@ from rulekit.language.parser import parse
 ENTRY = "rulebook.rk"
 
 D = TypeVar("D")
+
+# How a file becomes text and nodes: (absolute path, the path messages name) -> (text, module).
+# The default reads the disk through the parse cache; the language server gives the
+# editor's unsaved texts, parsed incrementally.
+FileReader = Callable[[Path, str], tuple[str, n.Module]]
+
+
+def read_file(path: Path, shown: str) -> tuple[str, n.Module]:
+    text = read_text(path, shown)
+    return text, cached_parse(text, shown, parse)
 
 
 def shown_path(path: Path) -> str:
@@ -110,8 +120,11 @@ _CHANGES = (
 
 
 class _Loader:
-    def __init__(self, root: Path, sources: Sources | None = None) -> None:
+    def __init__(
+        self, root: Path, sources: Sources | None = None, read: FileReader = read_file
+    ) -> None:
         self.root = root
+        self.read = read
         self.sources = sources if sources is not None else Sources()
         self.errors: list[Diagnostic] = []
         self.seen: set[Path] = set()
@@ -131,9 +144,9 @@ class _Loader:
     def _parse(self, path: Path) -> n.Module:
         self.seen.add(path)
         shown = self._rel(path)
-        text = read_text(path, shown)
+        text, module = self.read(path, shown)
         self.sources.add(shown, text)
-        return cached_parse(text, shown, parse)
+        return module
 
     def _variant(
         self, path: Path, module: n.Module, header: n.VariantHeader, stack: tuple[Path, ...]
@@ -165,7 +178,7 @@ class _Loader:
             raise RulebookInvalid(
                 [error(f"the variant extends '{header.base}', which is not there", header.span)]
             )
-        base = _Loader(target.parent, self.sources).load(target, (*stack, path))
+        base = _Loader(target.parent, self.sources, self.read).load(target, (*stack, path))
         book = copy_book(base)
         book.files.append(self._rel(path))
         book.variants.append(header.name)
@@ -320,10 +333,11 @@ def _plain_name(name: str) -> bool:
     return not any(c in name for c in "/\\:\0")
 
 
-def load_rulebook(arg: str, options: Sequence[str] = ()) -> Rulebook:
-    """Read and parse a rulebook or variant (not yet checked), with options switched on."""
+def load_rulebook(arg: str, options: Sequence[str] = (), read: FileReader = read_file) -> Rulebook:
+    """Read and parse a rulebook or variant (not yet checked), with options switched on;
+    ``read`` gives each file's text and nodes (by default from the disk)."""
     root, entry = resolve_rulebook_path(arg)
-    book = _Loader(root).load(entry)
+    book = _Loader(root, read=read).load(entry)
     if options:
         overlay = Overlay(book)
         for name in options:

@@ -781,20 +781,18 @@ from rulekit.cli.procedures_cmd import procedures_cmd  # noqa: E402
 main.add_command(play_cmd)
 main.add_command(procedures_cmd)
 
-from rulekit.cli import plot_cmd, render_cmd, report_cmd  # noqa: E402 - modules of their own
+# commands in modules of their own, imported last (they import this module's options)
+from rulekit.cli import library_cmd, odds_cmd, plot_cmd, render_cmd, report_cmd  # noqa: E402
 from rulekit.cli.advise_cmd import advise_cmd  # noqa: E402
 from rulekit.cli.compile_cmd import compile_cmd  # noqa: E402
+from rulekit.cli.lsp_cmd import lsp_cmd  # noqa: E402 - the language server
 
 render_cmd.register(main, option_switches, reports_errors)
 plot_cmd.register(main, reports_errors)
 report_cmd.register(main, json_flag, reports_errors)
-main.add_command(compile_cmd)
-main.add_command(advise_cmd)
-
-from rulekit.cli import library_cmd, odds_cmd  # noqa: E402 - modules of their own
-
 library_cmd.register(main, json_flag, reports_errors)
-main.add_command(odds_cmd.odds_cmd)
+for command in (compile_cmd, advise_cmd, odds_cmd.odds_cmd, lsp_cmd):
+    main.add_command(command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
