@@ -324,9 +324,7 @@ def test_another_users_folder_is_never_read(folder: Path) -> None:
 def test_nothing_is_read_from_the_rulebooks_folder(
     folder: Path, make_rulebook: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    book = make_rulebook(
-        'rulebook "T"\ndice d6 = 1..6\nprocedure p() -> int [1.0]\n    return 3\n'
-    )
+    book = make_rulebook('rulebook "T"\ndice d6 = 1..6\nprocedure p() -> int [1.0]\n    return 3\n')
     text = (book / "rulebook.rk").read_text(encoding="utf-8")
     path = shown_path(book / "rulebook.rk")  # as the loader names it, and keys its entry
     key = hashlib.sha256(cache._code_stamp() + path.encode() + b"\0" + text.encode()).hexdigest()

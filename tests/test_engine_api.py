@@ -62,11 +62,14 @@ def _is_interpreter(expr: ast.expr, names: set[str]) -> bool:
 def assignments(source: str) -> Iterator[tuple[int, str]]:
     """(line, text) of each assignment to an interpreter's attribute in ``source``."""
     tree = ast.parse(source)
-    scopes = [tree, *(
-        node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
-    )]
+    scopes = [
+        tree,
+        *(
+            node
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        ),
+    ]
     seen: set[tuple[int, str]] = set()
     for scope in scopes:
         names = _interpreters(scope)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.book.check_exprs import placeholders
 from rulekit.engine.builtins import BUILTINS
 from rulekit.engine.codegen_calls import Calls
-from rulekit.engine.codegen_locals import Locals, sync
+from rulekit.engine.codegen_locals import Locals, may_be_local, sync
 from rulekit.engine.codegen_ops import Operators
 from rulekit.engine.codegen_runtime import (
     AGGREGATES,
@@ -729,33 +729,6 @@ def _may_be_local(comp: Program, decl: n.ProcedureDecl) -> frozenset[str]:
     if known is None:
         known = comp.locals_of[decl.name] = may_be_local(decl.params, decl.body, comp.book)
     return known
-
-
-def may_be_local(
-    params: tuple[n.Param, ...], nodes: tuple[Any, ...], book: Any = None
-) -> frozenset[str]:
-    """The names a procedure's locals may hold: parameters, and what its statements and
-    comprehensions bind (a value assigned to a name that is no state variable is a local).
-    Given the ``book``, a name assigned that is a state variable or track and bound no other
-    way is left out: the state always holds it (see Gen._member), so the assignment always
-    writes the state, and the name is read from the state with no test of a local."""
-    state = (set(book.states) | set(book.tracks)) if book is not None else set()
-    names = {p.name for p in params}
-    stack: list[Any] = list(nodes)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, n.Let | n.Choose):
-            names.add(node.name)
-        elif isinstance(node, n.Assign):
-            if node.target[0] not in state:
-                names.add(node.target[0])
-        elif isinstance(node, n.ForEach | n.ListComp | n.Aggregate):
-            names.add(node.var)
-        for field in getattr(type(node), "__attrs_attrs__", ()):
-            value = getattr(node, field.name)
-            items = value if isinstance(value, tuple) else (value,)
-            stack.extend(x for x in items if hasattr(type(x), "__attrs_attrs__"))
-    return frozenset(names)
 
 
 def procedures(comp: Program, decl: n.ProcedureDecl) -> tuple[Generated, Generated]:

@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 from attrs import frozen
 
 from rulekit.book.check_exprs import placeholders
-from rulekit.engine.codegen import Gen, Writer, may_be_local
+from rulekit.engine.codegen import Gen, Writer
+from rulekit.engine.codegen_locals import may_be_local
 from rulekit.engine.codegen_runtime import RUNTIME
 from rulekit.engine.reach import branches, names_reached, pure, throws
 from rulekit.language import nodes as n

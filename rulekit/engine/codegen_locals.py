@@ -120,3 +120,30 @@ class Locals:
     def _reread(self) -> list[str]:
         """Every Python local read back from ``L`` (code that may have written it ran)."""
         return [f"({v} := L.get({k!r}, _MISSING))" for k, v in sorted(self.py.items())]
+
+
+def may_be_local(
+    params: tuple[n.Param, ...], nodes: tuple[Any, ...], book: Any = None
+) -> frozenset[str]:
+    """The names a procedure's locals may hold: parameters, and what its statements and
+    comprehensions bind (a value assigned to a name that is no state variable is a local).
+    Given the ``book``, a name assigned that is a state variable or track and bound no other
+    way is left out: the state always holds it (see Gen._member), so the assignment always
+    writes the state, and the name is read from the state with no test of a local."""
+    state = (set(book.states) | set(book.tracks)) if book is not None else set()
+    names = {p.name for p in params}
+    stack: list[Any] = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.Let | n.Choose):
+            names.add(node.name)
+        elif isinstance(node, n.Assign):
+            if node.target[0] not in state:
+                names.add(node.target[0])
+        elif isinstance(node, n.ForEach | n.ListComp | n.Aggregate):
+            names.add(node.var)
+        for field in getattr(type(node), "__attrs_attrs__", ()):
+            value = getattr(node, field.name)
+            items = value if isinstance(value, tuple) else (value,)
+            stack.extend(x for x in items if hasattr(type(x), "__attrs_attrs__"))
+    return frozenset(names)
