@@ -801,12 +801,6 @@ def test_a_pack_member_may_leave_its_wolfpack_24_0(silent_war: Checked) -> None:
     assert [d for d in game.events("decision") if str(d.rule).startswith("24.0")]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[19.1]/[24.4] a Wolfpack's Patrol Move: each member 'must roll separately for "
-    "Transit Events as normal', with the +2 for leaving the Sea of Japan; wolfpacks.rk "
-    "unit_patrol_movement gives the mates' checks no OpArea left (only the leader's has it)",
-)
 def test_every_pack_member_leaving_the_sea_of_japan_rolls_at_plus_two_19_1_24_4(
     silent_war: Checked,
 ) -> None:
