@@ -876,12 +876,6 @@ def test_a_pack_that_moves_into_a_typhoon_is_disbanded_24_14_7_21(silent_war: Ch
     assert [b.attrs["wolfpack"] for b in boats] == [0, 0, 0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[2.3 C2]/[25.0] two of the 24 Super Skippers are Allied, 'used in certain scenarios "
-    "and with the optional Allied submarine rules'; setup.rk start_game puts all 24 in the pool "
-    "a U.S. boat draws from (no Allied scenario or option is encoded)",
-)
 def test_the_two_allied_super_skippers_are_not_drawn_by_us_boats_2_3_c2(
     silent_war: Checked,
 ) -> None:
