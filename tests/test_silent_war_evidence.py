@@ -823,12 +823,6 @@ def test_every_pack_member_leaving_the_sea_of_japan_rolls_at_plus_two_19_1_24_4(
         assert (2, "19.1") in terms and (-1, "24.4") in terms
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[24.14] a pack that falls below three ceases to exist; a member withdrawn for "
-    "overhaul [8.0] is marked for RTB after the pack's combat (bases.rk withdrawal_mark) and "
-    "leaves without leave_wolfpack, so the two others stay a Wolfpack of two",
-)
 def test_a_pack_left_with_two_when_a_member_is_withdrawn_is_disbanded_24_14_8_0(
     silent_war: Checked,
 ) -> None:
@@ -850,12 +844,24 @@ def test_a_pack_left_with_two_when_a_member_is_withdrawn_is_disbanded_24_14_8_0(
     assert [boats[0].attrs["wolfpack"], boats[2].attrs["wolfpack"]] == [0, 0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[24.14]/[7.21] 'A wolfpack is also disbanded when in an OpArea with a Typhoon': "
-    "only the Weather Phase disbands packs (weather.rk immediate_weather_effects); a pack that "
-    "moves into a Typhoon OpArea stays a pack (wolfpacks.rk unit_patrol_movement)",
-)
+def test_a_pack_at_its_base_left_with_two_by_a_withdrawal_is_disbanded_24_14_8_0(
+    silent_war: Checked,
+) -> None:
+    # [8.0] a withdrawn submarine at Pearl Harbor is "moved immediately to the 'U.S. West
+    # Coast' Box"; [24.14] "A Wolfpack which falls below three submarines ceases to exist".
+    # A pack of three formed in Pearl Harbor's Ready for Sea Box loses Wahoo to overhaul: the
+    # two left are no Wolfpack, and deploy each for itself.
+    game = Game(silent_war)
+    game.set(year=1944, month="Jan")
+    pearl = game.v("base", "Pearl Harbor")
+    boats = [game.call("start_at_base", name=n, at=pearl) for n in ("Tang", "Wahoo", "Drum")]
+    game.call("form_wolfpack", members=boats, pack=1)
+    assert [b.attrs["wolfpack"] for b in boats] == [1, 1, 1]
+    game.call("withdraw_for_overhaul", name="Wahoo")
+    assert str(boats[1].attrs["box"]) == "U.S. West Coast"
+    assert [b.attrs["wolfpack"] for b in boats] == [0, 0, 0]
+
+
 def test_a_pack_that_moves_into_a_typhoon_is_disbanded_24_14_7_21(silent_war: Checked) -> None:
     # [24.14] "A wolfpack is also disbanded when in an OpArea with a Typhoon [7.21]." [7.21]
     # Typhoon: "The following effects are in place in the OpArea ... any formed Wolfpacks in
@@ -873,6 +879,32 @@ def test_a_pack_that_moves_into_a_typhoon_is_disbanded_24_14_7_21(silent_war: Ch
         b.attrs["section"] = game.v("section", "operating")
     game.call("unit_patrol_movement", sub=boats[0])
     assert all(b.attrs["area"] == carolines for b in boats)
+    assert [b.attrs["wolfpack"] for b in boats] == [0, 0, 0]
+
+
+def test_a_pack_whose_transit_ends_in_a_typhoon_is_disbanded_24_14_7_21(
+    silent_war: Checked,
+) -> None:
+    # [24.14] "A wolfpack is also disbanded when in an OpArea with a Typhoon [7.21]." A pack of
+    # three on its Transit side in the Marianas, bound for the Carolines, where a Typhoon-1 is,
+    # makes its Transit Move there. No Transit Event in a Typhoon OpArea; each boat's storm
+    # check [7.21] (undamaged: damaged on 0-1) rolls a 9.
+    game = Game(silent_war, [9, 9, 9])
+    game.set(year=1944, month="Jan")
+    carolines = game.v("area", "Carolines")
+    marker = game.interp.call(
+        "storm", {"area": carolines, "level": game.v("storm_level", "Typhoon-1")}
+    )
+    game.set(storms=[marker])
+    boats = [
+        game.sub_at_sea(n, "Marianas", wolfpack=1, side=game.v("side", "transit"))
+        for n in ("Tang", "Wahoo", "Drum")
+    ]
+    for b in boats:
+        b.attrs["destination"] = carolines
+    game.call("unit_transit_movement", sub=boats[0])
+    assert all(b.attrs["area"] == carolines for b in boats)
+    assert [r.natural for r in rolls(game, "7.21")] == [9, 9, 9]
     assert [b.attrs["wolfpack"] for b in boats] == [0, 0, 0]
 
 
