@@ -740,13 +740,6 @@ def test_a_boat_ready_for_sea_may_transfer_to_another_base_15_1(silent_war: Chec
     assert "Brisbane" in [str(o) for o in offer.options]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[7.21] storm damage 'When a submarine is about to ... be placed in the Done section "
-    "of an OpArea': combat.rk endurance_check places a boat in Done with no storm check when "
-    "it skips the Endurance roll (even Mechanical Troubles [19.21 #4], an SMZ [20.5]); so do "
-    "the set-aside Wolfpack members (wolfpacks.rk pack_search_and_combat)",
-)
 @pytest.mark.parametrize("case", ["mechanical troubles", "special mission zone"])
 def test_a_boat_placed_in_done_in_a_storm_rolls_for_storm_damage_without_endurance_7_21(
     silent_war: Checked, case: str
@@ -777,6 +770,70 @@ def test_a_boat_placed_in_done_in_a_storm_rolls_for_storm_damage_without_enduran
     assert str(sub.attrs["section"]) == "done"
     assert [r.natural for r in rolls(game, "7.21")] == [0]
     assert sub.attrs["damage"] == 1
+
+
+def test_a_boat_sent_home_by_a_combat_result_in_a_storm_rolls_for_storm_damage_7_21_15_22(
+    silent_war: Checked,
+) -> None:
+    # [15.22] a boat forced to RTB "remains on, or is flipped to its Transit side, receives an
+    # involuntary RTB marker, and is moved to the 'Done' section of the appropriate OpArea."
+    # [7.21] "When a submarine is about to ... be placed in the 'Done' section of an OpArea, if
+    # it is in ... a Tropical Storm OpArea ..., roll a d10. On a result of 0, the submarine
+    # receives a Damaged marker." [4.0] 14.7: the Endurance Check is for "all submarines on
+    # their Patrol side except Submarines with an RTB marker". Spearfish, in the East China Sea
+    # under a Tropical Storm, is sent home by its combat (an RTB result); no Endurance roll, one
+    # storm roll, a 0.
+    game = Game(silent_war, [0])
+    sub = game.sub_at_sea("Spearfish", "East China Sea")
+    sub.attrs["section"] = game.v("section", "operating")
+    marker = game.interp.call(
+        "storm",
+        {
+            "area": game.v("area", "East China Sea"),
+            "level": game.v("storm_level", "Tropical Storm"),
+        },
+    )
+    game.set(storms=[marker])
+    game.call("involuntary_rtb", sub=sub)  # the combat's RTB result
+    game.call("endurance_check", sub=sub)  # as search_and_combat calls it after combat [14.7]
+    assert rolls(game, "14.7") == []
+    assert [r.natural for r in rolls(game, "7.21")] == [0]
+    assert sub.attrs["damage"] == 1 and str(sub.attrs["section"]) == "done"
+
+
+def test_a_pack_member_set_aside_in_a_storm_rolls_for_storm_damage_7_21_24_32(
+    silent_war: Checked,
+) -> None:
+    # [24.32] a member "unable to intercept ... is set aside (but is still in the Wolfpack)
+    # ... all surviving Wolfpack submarines (including those that did not intercept) are placed
+    # in the 'Done' section of the OpArea ... submarines that did not attack do not have to do
+    # an endurance check [14.7]." [7.21] "When a submarine is about to ... be placed in the
+    # 'Done' section of an OpArea, if it is in ... a Tropical Storm OpArea ..., roll a d10."
+    # A Barrier pack of three in the East China Sea, a Tropical Storm there; the search die is
+    # 9 (+2 Barrier, -2 storm: box 9); the rest are the seeded dice.
+    game = Game(silent_war, [9], barrier=True)
+    game.set_up()
+    game.set(year=1944, month="Jan")
+    marker = game.interp.call(
+        "storm",
+        {
+            "area": game.v("area", "East China Sea"),
+            "level": game.v("storm_level", "Tropical Storm"),
+        },
+    )
+    game.set(storms=[marker])
+    members = [game.sub_at_sea(n, "East China Sea", wolfpack=1) for n in ("Tang", "Wahoo", "Drum")]
+    for s in members:
+        s.attrs["section"] = game.v("section", "operating")
+    game.call("pack_search_and_combat", pack=1)
+    (combat,) = calls(game, "pack_combat")
+    aside = [s for s in members if s.attrs["name"] not in combat.args["attackers"]]
+    assert aside  # this draw sets a member aside
+    stormed = [e.args["sub"] for e in calls(game, "storm_damage_check")]
+    for s in aside:
+        assert str(s.attrs["section"]) == "done"
+        assert s.attrs["name"] not in [e.args["sub"] for e in calls(game, "endurance_check")]
+        assert s.attrs["name"] in stormed
 
 
 @pytest.mark.xfail(
