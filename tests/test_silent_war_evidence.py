@@ -685,12 +685,6 @@ def test_the_war_period_advances_automatically_after_the_last_box_november_1942_
     assert str(game.state["war_period"]) == "WP1"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[7.2 C] with [24.6]: a spotted Wolfpack in a Tropical Storm rolls once and stays "
-    "spotted or not as a whole; weather.rk immediate_weather_effects rolls for each member, "
-    "so a pack can end split (some members spotted, some not)",
-)
 def test_a_spotted_pack_in_a_tropical_storm_rolls_once_for_the_whole_pack_7_2_c_24_6(
     silent_war: Checked,
 ) -> None:
