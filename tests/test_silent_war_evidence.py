@@ -637,12 +637,6 @@ def test_tdc_markers_run_from_minus_3_to_plus_3_and_no_tdc_chits_are_in_the_cups
 # ---- deviations found in this pass -----------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[14.15] points taken off a revealed Combat Event may go to 'any other unit with a "
-    "TDC marker on it'; the engine gives them only to face-up ships and drops them otherwise "
-    "(combat.rk allocate: `still` keeps only revealed units)",
-)
 def test_points_taken_off_an_event_may_go_to_a_face_down_piece_with_a_tdc_marker_14_15(
     silent_war: Checked,
 ) -> None:
