@@ -824,11 +824,6 @@ def test_a_pack_member_set_aside_in_a_storm_rolls_for_storm_damage_7_21_24_32(
         assert s.attrs["name"] in stormed
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[24.0] 'Submarines may leave a Wolfpack at any time': no decision offers it "
-    "(wolfpacks.rk: a member leaves only when sunk or sent home, left_the_pack)",
-)
 def test_a_pack_member_may_leave_its_wolfpack_24_0(silent_war: Checked) -> None:
     # [24.0] "Submarines may leave a Wolfpack at any time, but once a submarine has left a
     # Wolfpack, it may not re-join it at sea later." A pack of three patrolling the East China
@@ -844,6 +839,25 @@ def test_a_pack_member_may_leave_its_wolfpack_24_0(silent_war: Checked) -> None:
         for b in boats:
             game.call(phase, sub=b)
     assert [d for d in game.events("decision") if str(d.rule).startswith("24.0")]
+
+
+def test_a_member_that_leaves_a_pack_of_three_ends_the_pack_24_0_24_14(
+    silent_war: Checked,
+) -> None:
+    # [24.0] "Submarines may leave a Wolfpack at any time" ... "The minimum number of
+    # submarines a Wolfpack may have is three (3)." [24.14] "A Wolfpack which falls below three
+    # submarines ceases to exist". Wahoo leaves its pack of three at the Patrol Movement: no
+    # pack is left, and each boat makes its own Patrol Move (each asked where to go).
+    game = Game(silent_war, [], leave=[False, True])
+    game.set(year=1944, month="Jan")
+    boats = [game.sub_at_sea(n, "East China Sea", wolfpack=1) for n in ("Tang", "Wahoo", "Drum")]
+    for b in boats:
+        b.attrs["section"] = game.v("section", "operating")
+    for b in boats:
+        game.call("unit_patrol_movement", sub=b)
+    assert [b.attrs["wolfpack"] for b in boats] == [0, 0, 0]
+    assert len(game.events("decision", name="move_to")) == 3
+
 
 
 def test_every_pack_member_leaving_the_sea_of_japan_rolls_at_plus_two_19_1_24_4(
