@@ -691,14 +691,17 @@ def test_a_new_pack_can_gain_experience_on_its_patrol_24_7(silent_war: Checked) 
 # ---- [14.15]/[14.8] a TDC marker taken off goes back into the draw pool ---------------------
 
 
-def test_points_taken_off_an_event_go_to_no_face_down_piece_14_15(silent_war: Checked) -> None:
-    # "Attack points allocated to an aircraft or Combat Event marker may be reallocated" [14.15]
-    # -- to a target known to be a ship: the pieces targeted were turned up before ("any
-    # unrevealed Japanese unit that is being targeted is now turned face up"), so a face-down
-    # piece left with a TDC marker cannot take them unseen (bench/campaigns.py, random policy,
-    # full campaign seed 144, turn 91: the points went to a face-down aircraft, whose attack
-    # then stopped the game on the Attack Results Table, "no row for tonnage = 0"). All six
-    # points on the Combat Event chit; its d10, 6: Tonnage Doubled [19.21 #6].
+def test_points_taken_off_an_event_never_stay_on_a_face_down_aircraft_14_15(
+    silent_war: Checked,
+) -> None:
+    # "Attack points allocated to an aircraft or Combat Event marker may be reallocated to any
+    # other unit with a TDC marker on it" [14.15], and "any unrevealed Japanese unit that is
+    # being targeted is now turned face up": a face-down piece taking them is turned up first,
+    # and an aircraft found there loses its TDC marker and the points in turn, so no attack
+    # is ever made on a face-down aircraft (bench/campaigns.py, random policy, full campaign
+    # seed 144, turn 91: points left on a face-down aircraft stopped the game on the Attack
+    # Results Table, "no row for tonnage = 0"). All six points on the Combat Event chit; its
+    # d10, 6: Tonnage Doubled [19.21 #6]; the plane, outside any storm, stays on the display.
     game = Game(silent_war, [6], give=[6])
     sub = game.sub_at_sea("Spearfish", "East China Sea")
     chit = unit(game, name="Chit", revealed=False, tdc=-1, event=True, tonnage=0)
@@ -706,7 +709,9 @@ def test_points_taken_off_an_event_go_to_no_face_down_piece_14_15(silent_war: Ch
     game.set(display=(chit, plane), combatants=(sub,), tdc_pool=())
     game.call("allocate", sub=sub)
     assert chit.attrs["revealed"] is True and chit.attrs["points"] == 0
-    assert plane.attrs["points"] == 0 and plane.attrs["revealed"] is False
+    assert plane.attrs["revealed"] is True
+    assert plane.attrs["points"] == 0 and plane.attrs["tdc"] is None
+    assert sorted(game.state["tdc_pool"]) == [-2, -1]
     assert game.dice_left() == 0
 
 

@@ -637,12 +637,6 @@ def test_tdc_markers_run_from_minus_3_to_plus_3_and_no_tdc_chits_are_in_the_cups
 # ---- deviations found in this pass -----------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[14.15] points taken off a revealed Combat Event may go to 'any other unit with a "
-    "TDC marker on it'; the engine gives them only to face-up ships and drops them otherwise "
-    "(combat.rk allocate: `still` keeps only revealed units)",
-)
 def test_points_taken_off_an_event_may_go_to_a_face_down_piece_with_a_tdc_marker_14_15(
     silent_war: Checked,
 ) -> None:
@@ -685,12 +679,6 @@ def test_the_war_period_advances_automatically_after_the_last_box_november_1942_
     assert str(game.state["war_period"]) == "WP1"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[7.2 C] with [24.6]: a spotted Wolfpack in a Tropical Storm rolls once and stays "
-    "spotted or not as a whole; weather.rk immediate_weather_effects rolls for each member, "
-    "so a pack can end split (some members spotted, some not)",
-)
 def test_a_spotted_pack_in_a_tropical_storm_rolls_once_for_the_whole_pack_7_2_c_24_6(
     silent_war: Checked,
 ) -> None:
@@ -740,13 +728,6 @@ def test_a_boat_ready_for_sea_may_transfer_to_another_base_15_1(silent_war: Chec
     assert "Brisbane" in [str(o) for o in offer.options]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[7.21] storm damage 'When a submarine is about to ... be placed in the Done section "
-    "of an OpArea': combat.rk endurance_check places a boat in Done with no storm check when "
-    "it skips the Endurance roll (even Mechanical Troubles [19.21 #4], an SMZ [20.5]); so do "
-    "the set-aside Wolfpack members (wolfpacks.rk pack_search_and_combat)",
-)
 @pytest.mark.parametrize("case", ["mechanical troubles", "special mission zone"])
 def test_a_boat_placed_in_done_in_a_storm_rolls_for_storm_damage_without_endurance_7_21(
     silent_war: Checked, case: str
@@ -779,11 +760,70 @@ def test_a_boat_placed_in_done_in_a_storm_rolls_for_storm_damage_without_enduran
     assert sub.attrs["damage"] == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[24.0] 'Submarines may leave a Wolfpack at any time': no decision offers it "
-    "(wolfpacks.rk: a member leaves only when sunk or sent home, left_the_pack)",
-)
+def test_a_boat_sent_home_by_a_combat_result_in_a_storm_rolls_for_storm_damage_7_21_15_22(
+    silent_war: Checked,
+) -> None:
+    # [15.22] a boat forced to RTB "remains on, or is flipped to its Transit side, receives an
+    # involuntary RTB marker, and is moved to the 'Done' section of the appropriate OpArea."
+    # [7.21] "When a submarine is about to ... be placed in the 'Done' section of an OpArea, if
+    # it is in ... a Tropical Storm OpArea ..., roll a d10. On a result of 0, the submarine
+    # receives a Damaged marker." [4.0] 14.7: the Endurance Check is for "all submarines on
+    # their Patrol side except Submarines with an RTB marker". Spearfish, in the East China Sea
+    # under a Tropical Storm, is sent home by its combat (an RTB result); no Endurance roll, one
+    # storm roll, a 0.
+    game = Game(silent_war, [0])
+    sub = game.sub_at_sea("Spearfish", "East China Sea")
+    sub.attrs["section"] = game.v("section", "operating")
+    marker = game.interp.call(
+        "storm",
+        {
+            "area": game.v("area", "East China Sea"),
+            "level": game.v("storm_level", "Tropical Storm"),
+        },
+    )
+    game.set(storms=[marker])
+    game.call("involuntary_rtb", sub=sub)  # the combat's RTB result
+    game.call("endurance_check", sub=sub)  # as search_and_combat calls it after combat [14.7]
+    assert rolls(game, "14.7") == []
+    assert [r.natural for r in rolls(game, "7.21")] == [0]
+    assert sub.attrs["damage"] == 1 and str(sub.attrs["section"]) == "done"
+
+
+def test_a_pack_member_set_aside_in_a_storm_rolls_for_storm_damage_7_21_24_32(
+    silent_war: Checked,
+) -> None:
+    # [24.32] a member "unable to intercept ... is set aside (but is still in the Wolfpack)
+    # ... all surviving Wolfpack submarines (including those that did not intercept) are placed
+    # in the 'Done' section of the OpArea ... submarines that did not attack do not have to do
+    # an endurance check [14.7]." [7.21] "When a submarine is about to ... be placed in the
+    # 'Done' section of an OpArea, if it is in ... a Tropical Storm OpArea ..., roll a d10."
+    # A Barrier pack of three in the East China Sea, a Tropical Storm there; the search die is
+    # 9 (+2 Barrier, -2 storm: box 9); the rest are the seeded dice.
+    game = Game(silent_war, [9], barrier=True)
+    game.set_up()
+    game.set(year=1944, month="Jan")
+    marker = game.interp.call(
+        "storm",
+        {
+            "area": game.v("area", "East China Sea"),
+            "level": game.v("storm_level", "Tropical Storm"),
+        },
+    )
+    game.set(storms=[marker])
+    members = [game.sub_at_sea(n, "East China Sea", wolfpack=1) for n in ("Tang", "Wahoo", "Drum")]
+    for s in members:
+        s.attrs["section"] = game.v("section", "operating")
+    game.call("pack_search_and_combat", pack=1)
+    (combat,) = calls(game, "pack_combat")
+    aside = [s for s in members if s.attrs["name"] not in combat.args["attackers"]]
+    assert aside  # this draw sets a member aside
+    stormed = [e.args["sub"] for e in calls(game, "storm_damage_check")]
+    for s in aside:
+        assert str(s.attrs["section"]) == "done"
+        assert s.attrs["name"] not in [e.args["sub"] for e in calls(game, "endurance_check")]
+        assert s.attrs["name"] in stormed
+
+
 def test_a_pack_member_may_leave_its_wolfpack_24_0(silent_war: Checked) -> None:
     # [24.0] "Submarines may leave a Wolfpack at any time, but once a submarine has left a
     # Wolfpack, it may not re-join it at sea later." A pack of three patrolling the East China
@@ -801,12 +841,25 @@ def test_a_pack_member_may_leave_its_wolfpack_24_0(silent_war: Checked) -> None:
     assert [d for d in game.events("decision") if str(d.rule).startswith("24.0")]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[19.1]/[24.4] a Wolfpack's Patrol Move: each member 'must roll separately for "
-    "Transit Events as normal', with the +2 for leaving the Sea of Japan; wolfpacks.rk "
-    "unit_patrol_movement gives the mates' checks no OpArea left (only the leader's has it)",
-)
+def test_a_member_that_leaves_a_pack_of_three_ends_the_pack_24_0_24_14(
+    silent_war: Checked,
+) -> None:
+    # [24.0] "Submarines may leave a Wolfpack at any time" ... "The minimum number of
+    # submarines a Wolfpack may have is three (3)." [24.14] "A Wolfpack which falls below three
+    # submarines ceases to exist". Wahoo leaves its pack of three at the Patrol Movement: no
+    # pack is left, and each boat makes its own Patrol Move (each asked where to go).
+    game = Game(silent_war, [], leave=[False, True])
+    game.set(year=1944, month="Jan")
+    boats = [game.sub_at_sea(n, "East China Sea", wolfpack=1) for n in ("Tang", "Wahoo", "Drum")]
+    for b in boats:
+        b.attrs["section"] = game.v("section", "operating")
+    for b in boats:
+        game.call("unit_patrol_movement", sub=b)
+    assert [b.attrs["wolfpack"] for b in boats] == [0, 0, 0]
+    assert len(game.events("decision", name="move_to")) == 3
+
+
+
 def test_every_pack_member_leaving_the_sea_of_japan_rolls_at_plus_two_19_1_24_4(
     silent_war: Checked,
 ) -> None:
@@ -829,12 +882,6 @@ def test_every_pack_member_leaving_the_sea_of_japan_rolls_at_plus_two_19_1_24_4(
         assert (2, "19.1") in terms and (-1, "24.4") in terms
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[24.14] a pack that falls below three ceases to exist; a member withdrawn for "
-    "overhaul [8.0] is marked for RTB after the pack's combat (bases.rk withdrawal_mark) and "
-    "leaves without leave_wolfpack, so the two others stay a Wolfpack of two",
-)
 def test_a_pack_left_with_two_when_a_member_is_withdrawn_is_disbanded_24_14_8_0(
     silent_war: Checked,
 ) -> None:
@@ -856,12 +903,24 @@ def test_a_pack_left_with_two_when_a_member_is_withdrawn_is_disbanded_24_14_8_0(
     assert [boats[0].attrs["wolfpack"], boats[2].attrs["wolfpack"]] == [0, 0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[24.14]/[7.21] 'A wolfpack is also disbanded when in an OpArea with a Typhoon': "
-    "only the Weather Phase disbands packs (weather.rk immediate_weather_effects); a pack that "
-    "moves into a Typhoon OpArea stays a pack (wolfpacks.rk unit_patrol_movement)",
-)
+def test_a_pack_at_its_base_left_with_two_by_a_withdrawal_is_disbanded_24_14_8_0(
+    silent_war: Checked,
+) -> None:
+    # [8.0] a withdrawn submarine at Pearl Harbor is "moved immediately to the 'U.S. West
+    # Coast' Box"; [24.14] "A Wolfpack which falls below three submarines ceases to exist".
+    # A pack of three formed in Pearl Harbor's Ready for Sea Box loses Wahoo to overhaul: the
+    # two left are no Wolfpack, and deploy each for itself.
+    game = Game(silent_war)
+    game.set(year=1944, month="Jan")
+    pearl = game.v("base", "Pearl Harbor")
+    boats = [game.call("start_at_base", name=n, at=pearl) for n in ("Tang", "Wahoo", "Drum")]
+    game.call("form_wolfpack", members=boats, pack=1)
+    assert [b.attrs["wolfpack"] for b in boats] == [1, 1, 1]
+    game.call("withdraw_for_overhaul", name="Wahoo")
+    assert str(boats[1].attrs["box"]) == "U.S. West Coast"
+    assert [b.attrs["wolfpack"] for b in boats] == [0, 0, 0]
+
+
 def test_a_pack_that_moves_into_a_typhoon_is_disbanded_24_14_7_21(silent_war: Checked) -> None:
     # [24.14] "A wolfpack is also disbanded when in an OpArea with a Typhoon [7.21]." [7.21]
     # Typhoon: "The following effects are in place in the OpArea ... any formed Wolfpacks in
@@ -882,12 +941,32 @@ def test_a_pack_that_moves_into_a_typhoon_is_disbanded_24_14_7_21(silent_war: Ch
     assert [b.attrs["wolfpack"] for b in boats] == [0, 0, 0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[2.3 C2]/[25.0] two of the 24 Super Skippers are Allied, 'used in certain scenarios "
-    "and with the optional Allied submarine rules'; setup.rk start_game puts all 24 in the pool "
-    "a U.S. boat draws from (no Allied scenario or option is encoded)",
-)
+def test_a_pack_whose_transit_ends_in_a_typhoon_is_disbanded_24_14_7_21(
+    silent_war: Checked,
+) -> None:
+    # [24.14] "A wolfpack is also disbanded when in an OpArea with a Typhoon [7.21]." A pack of
+    # three on its Transit side in the Marianas, bound for the Carolines, where a Typhoon-1 is,
+    # makes its Transit Move there. No Transit Event in a Typhoon OpArea; each boat's storm
+    # check [7.21] (undamaged: damaged on 0-1) rolls a 9.
+    game = Game(silent_war, [9, 9, 9])
+    game.set(year=1944, month="Jan")
+    carolines = game.v("area", "Carolines")
+    marker = game.interp.call(
+        "storm", {"area": carolines, "level": game.v("storm_level", "Typhoon-1")}
+    )
+    game.set(storms=[marker])
+    boats = [
+        game.sub_at_sea(n, "Marianas", wolfpack=1, side=game.v("side", "transit"))
+        for n in ("Tang", "Wahoo", "Drum")
+    ]
+    for b in boats:
+        b.attrs["destination"] = carolines
+    game.call("unit_transit_movement", sub=boats[0])
+    assert all(b.attrs["area"] == carolines for b in boats)
+    assert [r.natural for r in rolls(game, "7.21")] == [9, 9, 9]
+    assert [b.attrs["wolfpack"] for b in boats] == [0, 0, 0]
+
+
 def test_the_two_allied_super_skippers_are_not_drawn_by_us_boats_2_3_c2(
     silent_war: Checked,
 ) -> None:
