@@ -589,12 +589,6 @@ def test_outbound_boat_forced_home_goes_home_next_turn_15_2(silent_war: Checked)
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[15.22]: an involuntary RTB in an SMZ keeps sub.smz (movement.rk:187-195), so "
-    "transit_movement's [20.5] branch (movement.rk:278-282) overwrites the involuntary marker "
-    "with a voluntary one and the boat moves home the same turn",
-)
 def test_involuntary_rtb_in_an_smz_waits_15_22(silent_war: Checked) -> None:
     """[15.22] "An involuntary RTB from a Combat result ... forces the submarine to enter RTB
     immediately. It ... receives an involuntary RTB marker, and is moved to the "Done"
@@ -639,13 +633,6 @@ def test_two_unhittable_face_down_targets_one_counterattack_14_17(silent_war: Ch
     assert len(calls(game, "counterattack")) == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[19.11]/[15.22]: patrol_movement sets sub.smz before the zone-entry check "
-    "(movement.rk:233-234) and an RTB result never clears it (apply_transit_event, "
-    "movement.rk:171-173): the boat stays 'in' the zone and, via movement.rk:278-282, RTBs "
-    "voluntarily this turn instead of waiting in the Solomons' Done section",
-)
 def test_rtb_on_the_zone_entry_check_leaves_the_boat_in_the_oparea_19_11(
     silent_war: Checked,
 ) -> None:
@@ -718,13 +705,6 @@ def pack_into_bismarck(silent_war: Checked, dice: list[int]) -> tuple[Game, list
     return game, boats
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[24.4]/[15.25]: when the pack leader draws an involuntary RTB on the pack's move, "
-    "wolfpacks.rk:146-151 moves the mates with the leader's cleared destination (none): their "
-    "checks get Cautious Transit's -1 (leader.area != leader.destination) and they arrive "
-    "Transit side with no destination, unlike the same move without the leader's event",
-)
 def test_a_pack_leader_forced_home_does_not_change_the_mates_move_24_4(
     silent_war: Checked,
 ) -> None:
