@@ -1,8 +1,7 @@
 """The default budgets of the commands, importable without the engine (the command line's
 options show them in ``--help``, which must not import the engine to do so).
 
-The engine and the analysis hold the values they use; tests/test_startup.py checks that
-these are the same.
+The engine and the analysis import their defaults from here: one value, in one place.
 """
 
 DEFAULT_STEP_BUDGET = 200_000  # rulekit.engine.interpreter: steps of one top-level call
