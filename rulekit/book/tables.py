@@ -397,7 +397,10 @@ class TableReader:
             # an empty cell (None) has no span: the row's first written cell, or the table
             where = next((c.span for c in item if c is not None), self.decl.span)
             record = self._record_type(typ, where)
-            value = self._record(record, [(None, c) for c in item])
+            try:
+                value = self._record(record, [(None, c) for c in item])
+            except CoerceError as exc:  # too many or too few columns, an empty one: the row's
+                raise self.fail(exc.message, where, exc.hint) from None
             marked = provisional or any(self._has_mark(c) for c in item)
             return Cell(value, to_json(value), marked, span=where)
         if isinstance(item, n.CellProvisional):
@@ -424,7 +427,9 @@ class TableReader:
             return any(self._has_mark(v) for _, v in item.pairs)
         return False
 
-    def _value(self, item: n.Cell, typ: t.Type) -> Any:
+    def _value(self, item: n.Cell | None, typ: t.Type) -> Any:
+        if item is None:  # an empty column of a record's row: it has no span, the row has
+            raise CoerceError("a column of this row is empty", "write — for none")
         try:
             if isinstance(item, n.CellProvisional | n.CellDerived):
                 return self._value(item.value, typ)

@@ -6,10 +6,11 @@ Only click is imported up front: each command imports what it needs when it runs
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import click
@@ -455,7 +456,47 @@ def prob_cmd(
     from rulekit.cli.show import print_distribution
 
     target = check_plot_target(plot) if plot else None
-    dist = load(rulebook, options).prob(
+    book = load(rulebook, options)
+    with _samples_progress(samples) as progress:
+        dist = _prob(book, procedure, given, at, decide, of, max_paths, method, max_situations,
+                     tolerance, max_seconds, samples, seed, max_steps, progress)  # fmt: skip
+    if target is not None:
+        plot_distribution(dist, target)
+    if dist.note:
+        from rich.text import Text
+
+        from rulekit.cli.show import err
+
+        err.print(Text(f"note: {dist.note}"))
+    if as_json:
+        _emit_json(dist.to_json())
+        return
+    print_distribution(dist)
+
+
+@contextlib.contextmanager
+def _samples_progress(samples: int | None) -> Iterator[Any]:
+    """A progress line on the error stream while ``--samples`` runs (on a terminal only)."""
+    if samples is None:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from rulekit.cli.show import err
+
+    with Progress(
+        "sampling", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=err, transient=True,
+    ) as bar:  # fmt: skip
+        task = bar.add_task("sampling", total=samples)
+        yield lambda done: bar.update(task, completed=done)
+
+
+def _prob(book: Any, procedure: str, given: str | None, at: tuple[str, ...],
+          decide: tuple[str, ...], of: str | None, max_paths: int, method: str,
+          max_situations: int, tolerance: float, max_seconds: float | None,
+          samples: int | None, seed: int, max_steps: int, progress: Any) -> Any:  # fmt: skip
+    return book.prob(
         procedure,
         given=given,
         at=list(at),
@@ -469,19 +510,8 @@ def prob_cmd(
         samples=samples,
         seed=seed,
         max_steps=max_steps,
+        progress=progress,
     )
-    if target is not None:
-        plot_distribution(dist, target)
-    if dist.note:
-        from rich.text import Text
-
-        from rulekit.cli.show import err
-
-        err.print(Text(f"note: {dist.note}"))
-    if as_json:
-        _emit_json(dist.to_json())
-        return
-    print_distribution(dist)
 
 
 @main.command("diff")
