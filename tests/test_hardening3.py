@@ -3,6 +3,7 @@ place; every method of ``prob`` within --max-seconds; sampling bounded."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -45,8 +46,7 @@ def test_a_start_entry_of_the_wrong_kind_is_an_error(
     make_rulebook: Make, entry: str, where: str, message: str
 ) -> None:
     scenario = f'[scenario]\ntitle = "s"\nturns = 1\n[[start]]\n{entry}\n'
-    book = make_rulebook(BOOK, scenarios__s=scenario)
-    (book / "scenarios" / "s").rename(book / "scenarios" / "s.toml")
+    book = make_rulebook(BOOK, **{"scenarios__s.toml": scenario})
     err = fails(run_cli("check", book))
     assert f"s.toml{where} error: {message}" in err
 
@@ -150,3 +150,91 @@ def test_sampling_reports_its_progress() -> None:
     seen: list[int] = []
     dist = load(str(BATTLE)).prob("press_on", samples=2500, progress=seen.append)
     assert seen == [0, 1000, 2000] and dist.samples == 2500
+
+
+# ---- bad input (issue 37 §1) -------------------------------------------------------------------
+
+D10 = 'rulebook "Test"\ndice d10 = 0..9\n'
+
+
+@pytest.mark.parametrize(
+    ("rows", "row", "where"),
+    [
+        ("    0-7 | 1\n    8-12 | 2\n", "8-12", ":5:5:"),
+        ("    -3..2 | 1\n    3-9 | 2\n", "-3..2", ":4:5:"),
+    ],
+)
+def test_a_row_beyond_the_faces_is_an_error(
+    make_rulebook: Make, rows: str, row: str, where: str
+) -> None:
+    book = make_rulebook(D10 + "table t [1.0]: roll d10 -> int\n" + rows)
+    err = fails(run_cli("check", book))
+    assert f"rulebook.rk{where} error: row '{row}' goes beyond the rolls of d10" in err
+    assert "it rolls 0-9" in err
+
+
+def test_a_row_beyond_the_faces_of_a_modified_roll_is_allowed(make_rulebook: Make) -> None:
+    # the rulebook says so: a call gives the table a roll, which a modifier can take past 9
+    proc = "procedure p -> int [2.0]\n    return t(roll: roll d10 + 3)\n"
+    book = make_rulebook(D10 + proc + "table t [1.0]: roll d10 -> int\n    0-7 | 1\n    8-12 | 2\n")
+    result = run_cli("check", book)
+    assert result.exit_code == 0, result.stderr
+
+
+def test_a_save_field_is_validated_with_its_path(tmp_path: Path) -> None:
+    from test_simulate import COIN, FLIPS
+
+    book = tmp_path / "coin"
+    (book / "scenarios").mkdir(parents=True)
+    (book / "rulebook.rk").write_text(COIN, encoding="utf-8")
+    (book / "scenarios" / "flips.toml").write_text(FLIPS, encoding="utf-8")
+    save = tmp_path / "g.toml"
+    played = run_cli("run", book, "--seed", "1", "--turns", "1", "--save", save)
+    assert played.exit_code in (0, 1), played.stderr
+    text = save.read_text(encoding="utf-8")
+    for value, message in (
+        ('{ fraction = "1/0" }', "values.score: '1/0' divides by zero"),
+        ('{ list = [1, { fraction = "x" }] }', "values.score.list[1]: Invalid literal"),
+        ("{ ref = 99 }", "values.score: no piece 99 among the entities"),
+    ):
+        changed = re.sub(r"^score = \d+$", f"score = {value}", text, count=1, flags=re.M)
+        assert changed != text
+        save.write_text(changed, encoding="utf-8")
+        err = fails(run_cli("run", book, "--resume", save, "--turns", "1"))
+        assert f"'{save}' does not fit this rulebook: {message}" in err
+
+
+def test_simulate_out_naming_a_file_is_an_error(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    from test_simulate import COIN, FLIPS
+
+    book = tmp_path / "coin"
+    (book / "scenarios").mkdir(parents=True)
+    (book / "rulebook.rk").write_text(COIN, encoding="utf-8")
+    (book / "scenarios" / "flips.toml").write_text(FLIPS, encoding="utf-8")
+    taken = tmp_path / "taken"
+    taken.write_text("mine\n", encoding="utf-8")
+    err = fails(run_cli("simulate", book, "--runs", "2", "--out", taken))
+    assert f"--out: error: '{taken}' is a file, not a folder" in err
+    assert taken.read_text(encoding="utf-8") == "mine\n"
+    usage = run_cli("simulate", book, "--runs", str(10**20))
+    assert usage.exit_code == 2 and "1<=x<=10000000" in usage.stderr
+
+
+def test_an_internal_error_is_a_message_with_the_rulebook_place(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fault injected into exact analysis by situations (the default): exit 70, the
+    procedure running, a request to report it, no traceback."""
+    from rulekit.analysis import lift
+
+    def fault(*args: object, **kwargs: object) -> None:
+        raise KeyError("injected")
+
+    monkeypatch.setattr(lift.SituationDice, "throw_summed", fault)
+    monkeypatch.setattr(lift.SituationDice, "throw_kept", fault)
+    result = run_cli("prob", BATTLE, "battle", "--at", "attacker=2", "--at", "defender=1")
+    err = fails(result, 70)
+    assert err.startswith("rulekit: internal error: KeyError: 'injected'\n")
+    assert "  while running procedure battle [1.0] (" in err and "rulebook.rk:11:" in err
+    assert "this is a bug in rulekit, not in your input: please report it" in err

@@ -607,6 +607,27 @@ def coverage(
                 if i not in reached and key.low is not None and key.high is not None
             ]
             # with no modifier and no roll given, a table reads only what the dice show
+            lowest, highest = min(values), max(values)
+            beyond = [
+                key
+                for i, key in enumerate(keys)
+                if i in reached
+                and (
+                    (key.low is not None and key.low < lowest)
+                    or (key.high is not None and key.high > highest)
+                )
+            ]
+            if beyond and not dim.decl.mods and not given_rolls():
+                for key in beyond:  # part of the row is past the faces: a misprint or wrong die
+                    diags.append(
+                        error(
+                            f"row '{key.printed}' goes beyond the rolls of {dim.decl.dice}"
+                            f"{where}: it rolls {_runs(sorted(values))}",
+                            key.span,
+                            hint="a modified roll may go beyond the dice; this one is not "
+                            "modified, and no call gives the table a roll",
+                        )
+                    )
             if unreached and not dim.decl.mods and not given_rolls():
                 for key in unreached:
                     diags.append(

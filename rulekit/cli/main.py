@@ -47,8 +47,51 @@ def reports_errors(func: F) -> F:
             )
             err.print(Text(f"rulekit: error: the input {what} to be worked through"))
             sys.exit(1)
+        except click.ClickException:
+            raise  # usage errors, shown by click
+        except Exception as exc:  # a bug of ours: a message, never a traceback
+            err.print(Text(internal_error(exc)))
+            sys.exit(INTERNAL_ERROR)
 
     return wrapper  # type: ignore[return-value]
+
+
+INTERNAL_ERROR = 70  # EX_SOFTWARE (sysexits.h): rulekit itself failed, not the input
+
+
+def internal_error(exc: BaseException) -> str:
+    """The message of an unexpected exception: what it was, the rulebook procedure running
+    when it happened (the innermost interpreter on the stack), and a request to report it."""
+    import traceback
+
+    lines = [f"rulekit: internal error: {type(exc).__name__}: {exc}"]
+    for frame, _ in reversed(list(traceback.walk_tb(exc.__traceback__))):
+        where = _rulebook_place(list(frame.f_locals.values()))
+        if where is not None:
+            lines.append(f"  while running {where}")
+            break
+    lines.append(
+        "  this is a bug in rulekit, not in your input: please report it to rulekit's "
+        "maintainers, with the command line and the files it read"
+    )
+    return "\n".join(lines)
+
+
+def _rulebook_place(values: Any) -> str | None:
+    """``procedure NAME [rule] (file:line:col)`` of an interpreter among ``values``."""
+    for value in values:
+        frames, book = getattr(value, "frames", None), getattr(value, "book", None)
+        if not (isinstance(frames, list) and frames and book is not None):
+            continue
+        for running in reversed(frames):  # frames are named "procedure NAME", "table NAME"
+            kind, _, name = str(getattr(running, "name", "")).partition(" ")
+            decls = getattr(book, {"procedure": "procedures", "table": "tables"}.get(kind, ""), {})
+            decl = decls.get(name) if isinstance(decls, dict) else None
+            if decl is not None:
+                rule = f" {decl.ref}" if getattr(decl, "ref", None) is not None else ""
+                span = decl.span
+                return f"{kind} {name}{rule} ({span.file}:{span.line}:{span.column})"
+    return None
 
 
 json_flag = click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")

@@ -59,7 +59,22 @@ class ShardStore:
         self.pa = need_pyarrow()
         self.dir = Path(directory)
         self.columns = columns
-        self.dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:  # a file of that name, or a folder on its path is one
+            raise InputError(
+                [
+                    error(
+                        f"'{directory}' is a file, not a folder",
+                        where="--out",
+                        hint="--out names a folder for the shards: give a new name",
+                    )
+                ]
+            ) from None
+        except OSError as exc:
+            raise InputError(
+                [error(f"cannot make '{directory}': {exc.strerror or exc}", where="--out")]
+            ) from None
         manifest = self.dir / MANIFEST
         self.shard_size = default_size
         if manifest.exists():
