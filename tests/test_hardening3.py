@@ -238,3 +238,56 @@ def test_an_internal_error_is_a_message_with_the_rulebook_place(
     assert err.startswith("rulekit: internal error: KeyError: 'injected'\n")
     assert "  while running procedure battle [1.0] (" in err and "rulebook.rk:11:" in err
     assert "this is a bug in rulekit, not in your input: please report it" in err
+
+
+# ---- faults at --save (issue 37 §3) ------------------------------------------------------------
+
+
+def _coin(tmp_path: Path) -> Path:
+    from test_simulate import COIN, FLIPS
+
+    book = tmp_path / "coin"
+    (book / "scenarios").mkdir(parents=True, exist_ok=True)
+    (book / "rulebook.rk").write_text(COIN, encoding="utf-8")
+    (book / "scenarios" / "flips.toml").write_text(FLIPS, encoding="utf-8")
+    return book
+
+
+def test_a_second_run_saving_to_the_same_file_refuses(tmp_path: Path) -> None:
+    from rulekit.cli.paths import held
+
+    book, save = _coin(tmp_path), tmp_path / "g.toml"
+    with held(str(save), "--save"):  # the first run, still playing
+        err = fails(run_cli("run", book, "--seed", "2", "--turns", "1", "--save", save))
+        assert f"--save: error: another rulekit run is saving to '{save}'" in err
+        assert not save.exists()
+    played = run_cli("run", book, "--seed", "2", "--turns", "1", "--save", save)
+    assert played.exit_code == 0, played.stderr
+    assert save.exists()
+
+
+def test_a_full_disk_at_save_keeps_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from rulekit.play import runner
+
+    book, save = _coin(tmp_path), tmp_path / "g.toml"
+    real = runner.write_save
+
+    def full(path: str, data: object) -> None:
+        if path == str(save):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(path, data)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runner, "write_save", full)
+    err = fails(run_cli("run", book, "--seed", "2", "--turns", "1", "--save", save))
+    match = re.search(r"cannot write '.*g\.toml': No space left on device; the game is saved "
+                      r"in '([^']+)' instead", err)  # fmt: skip
+    assert match is not None, err
+    rescued = Path(match.group(1))
+    try:
+        assert not save.exists() and "turn = 1" in rescued.read_text(encoding="utf-8")
+        again = run_cli("run", book, "--resume", rescued, "--turns", "1")
+        assert again.exit_code == 0, again.stderr
+    finally:
+        rescued.unlink()

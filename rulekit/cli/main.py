@@ -703,16 +703,14 @@ def run_cmd(
     from rich.text import Text
 
     from rulekit.book.checker import load
-    from rulekit.cli.show import err, explain_turn, print_run
+    from rulekit.cli.show import err
     from rulekit.engine.policy import InteractivePolicy
     from rulekit.engine.trace import render_event
-    from rulekit.errors import InputError, error, located_in
+    from rulekit.errors import InputError, error
     from rulekit.play.runner import (
         make_policy,
         new_game,
         resume_game,
-        trace_header,
-        write_trace_footer,
     )
 
     checked = load(rulebook, options)
@@ -746,7 +744,7 @@ def run_cmd(
         game = resume_game(checked, resume, policy, chosen)
     else:
         game = new_game(checked, scenario, seed, spec, chosen)
-    from rulekit.cli.run_dice import force_dice, release_dice
+    from rulekit.cli.run_dice import force_dice
 
     force_dice(game, dice, seeded=seed is not None or resume is not None)
     holder["game"] = game
@@ -756,10 +754,24 @@ def run_cmd(
         chosen.describe = Viewer(checked, game.interp).interpolate
     if max_steps is not None:
         game.interp.max_steps = max_steps
+    lock: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
     if save:
-        from rulekit.cli.paths import writable
+        from rulekit.cli.paths import held, writable
 
         writable(save, "--save")  # before playing: a game played for nothing is lost
+        lock = held(save, "--save")
+    with lock:
+        _play_and_save(game, checked, rulebook, resume, turns, trace, explain, save, as_json)
+
+
+def _play_and_save(game: Any, checked: Any, rulebook: str, resume: str | None,
+                   turns: int | None, trace: str | None, explain: str | None,
+                   save: str | None, as_json: bool) -> None:  # fmt: skip
+    from rulekit.cli.run_dice import release_dice
+    from rulekit.cli.show import explain_turn, print_run
+    from rulekit.errors import InputError, error, located_in
+    from rulekit.play.runner import trace_header, write_trace_footer
+
     try:
         sink = open(trace, "w", encoding="utf-8") if trace else None  # noqa: SIM115 - closed below
     except OSError as exc:
@@ -779,7 +791,9 @@ def run_cmd(
             sink.close()
     release_dice(game)
     if save:
-        game.save(save)
+        from rulekit.cli.paths import save_or_rescue
+
+        save_or_rescue(save, "--save", game.save)
     if as_json:
         import cattrs
 
