@@ -266,7 +266,9 @@ def test_a_second_run_saving_to_the_same_file_refuses(tmp_path: Path) -> None:
     assert save.exists()
 
 
-def test_a_full_disk_at_save_keeps_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_full_disk_at_save_keeps_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import errno
 
     from rulekit.play import runner
