@@ -293,3 +293,19 @@ def test_a_full_disk_at_save_keeps_the_game(
         assert again.exit_code == 0, again.stderr
     finally:
         rescued.unlink()
+
+
+# ---- work bounds (issue 37 §3) -----------------------------------------------------------------
+
+
+def test_checking_table_rows_is_not_quadratic(make_rulebook: Make) -> None:
+    # 10,000 rows of a d10000 took 80 s (each row compared with every row before it, and
+    # every face with every row); in linear time it is a few seconds, parse included
+    rows = "".join(f"    {i} | {i % 7}\n" for i in range(1, 10_001))
+    big = make_rulebook('rulebook "T"\ndice d10000 = 1..10000\ntable t [1.0]: roll d10000 -> int\n'
+                        + rows + "    10000 | 1\n")  # fmt: skip
+    start = time.process_time()  # the work done, not the wait on a busy machine
+    err = fails(run_cli("check", big))
+    assert time.process_time() - start < 10
+    # and a row twice is still found, at its place
+    assert "rulebook.rk:10004:5: error: '10000' appears twice" in err
