@@ -3,6 +3,7 @@ place; every method of ``prob`` within --max-seconds; sampling bounded."""
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Callable
@@ -309,3 +310,75 @@ def test_checking_table_rows_is_not_quadratic(make_rulebook: Make) -> None:
     assert time.process_time() - start < 10
     # and a row twice is still found, at its place
     assert "rulebook.rk:10004:5: error: '10000' appears twice" in err
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below ``pid``, from /proc (Linux)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, todo = [], [pid]
+    while todo:
+        below = [p for p, q in parents.items() if q == todo[-1]]
+        todo.pop()
+        found += below
+        todo += below
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_process_pool_workers_end_with_their_run(tmp_path: Path) -> None:
+    """A `simulate --scheduler processes` killed outright (SIGKILL: no handler runs) left
+    its worker processes running forever; each now watches its run and ends with it."""
+    import signal
+    import subprocess
+    import sys
+
+    book = _coin(tmp_path)
+    (book / "rulebook.rk").write_text(  # games slow enough to be killed in the middle
+        (book / "rulebook.rk").read_text(encoding="utf-8").replace(
+            "    let r = roll d10\n", "    let r = roll d10\n    let w = count(range(1, 150000))\n"
+        ),
+        encoding="utf-8",
+    )
+    args = ["simulate", str(book), "--runs", "100000", "--workers", "2",
+            "--scheduler", "processes", "--max-steps", "1000000"]  # fmt: skip
+    run = subprocess.Popen(
+        [sys.executable, "-m", "rulekit", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=tmp_path,
+    )
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 20
+        while len(_descendants(run.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        workers = _descendants(run.pid)
+        assert len(workers) >= 3, workers  # the fork server and two workers, at least
+        time.sleep(1)
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while any(_running(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert [w for w in workers if _running(w)] == []
+    finally:
+        if run.poll() is None:
+            run.kill()
+        for pid in workers:  # this test's own processes, left by a failure: ended here
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)

@@ -6,11 +6,10 @@ Only click is imported up front: each command imports what it needs when it runs
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
@@ -40,58 +39,12 @@ def reports_errors(func: F) -> F:
         except RulekitError as exc:
             err.print(Text(exc.render(exc.sources)))
             sys.exit(1)
-        except (RecursionError, MemoryError) as exc:
-            # the last guard: the limits (errors.MAX_*) and the step budget should come first
-            what = (
-                "nests too deeply" if isinstance(exc, RecursionError) else "needs too much memory"
-            )
-            err.print(Text(f"rulekit: error: the input {what} to be worked through"))
-            sys.exit(1)
-        except click.ClickException:
-            raise  # usage errors, shown by click
-        except Exception as exc:  # a bug of ours: a message, never a traceback
-            err.print(Text(internal_error(exc)))
-            sys.exit(INTERNAL_ERROR)
+        except Exception as exc:  # the last guards: never a traceback (rulekit.cli.internal)
+            from rulekit.cli.internal import last_guard
+
+            last_guard(exc)
 
     return wrapper  # type: ignore[return-value]
-
-
-INTERNAL_ERROR = 70  # EX_SOFTWARE (sysexits.h): rulekit itself failed, not the input
-
-
-def internal_error(exc: BaseException) -> str:
-    """The message of an unexpected exception: what it was, the rulebook procedure running
-    when it happened (the innermost interpreter on the stack), and a request to report it."""
-    import traceback
-
-    lines = [f"rulekit: internal error: {type(exc).__name__}: {exc}"]
-    for frame, _ in reversed(list(traceback.walk_tb(exc.__traceback__))):
-        where = _rulebook_place(list(frame.f_locals.values()))
-        if where is not None:
-            lines.append(f"  while running {where}")
-            break
-    lines.append(
-        "  this is a bug in rulekit, not in your input: please report it to rulekit's "
-        "maintainers, with the command line and the files it read"
-    )
-    return "\n".join(lines)
-
-
-def _rulebook_place(values: Any) -> str | None:
-    """``procedure NAME [rule] (file:line:col)`` of an interpreter among ``values``."""
-    for value in values:
-        frames, book = getattr(value, "frames", None), getattr(value, "book", None)
-        if not (isinstance(frames, list) and frames and book is not None):
-            continue
-        for running in reversed(frames):  # frames are named "procedure NAME", "table NAME"
-            kind, _, name = str(getattr(running, "name", "")).partition(" ")
-            decls = getattr(book, {"procedure": "procedures", "table": "tables"}.get(kind, ""), {})
-            decl = decls.get(name) if isinstance(decls, dict) else None
-            if decl is not None:
-                rule = f" {decl.ref}" if getattr(decl, "ref", None) is not None else ""
-                span = decl.span
-                return f"{kind} {name}{rule} ({span.file}:{span.line}:{span.column})"
-    return None
 
 
 json_flag = click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
@@ -499,47 +452,7 @@ def prob_cmd(
     from rulekit.cli.show import print_distribution
 
     target = check_plot_target(plot) if plot else None
-    book = load(rulebook, options)
-    with _samples_progress(samples) as progress:
-        dist = _prob(book, procedure, given, at, decide, of, max_paths, method, max_situations,
-                     tolerance, max_seconds, samples, seed, max_steps, progress)  # fmt: skip
-    if target is not None:
-        plot_distribution(dist, target)
-    if dist.note:
-        from rich.text import Text
-
-        from rulekit.cli.show import err
-
-        err.print(Text(f"note: {dist.note}"))
-    if as_json:
-        _emit_json(dist.to_json())
-        return
-    print_distribution(dist)
-
-
-@contextlib.contextmanager
-def _samples_progress(samples: int | None) -> Iterator[Any]:
-    """A progress line on the error stream while ``--samples`` runs (on a terminal only)."""
-    if samples is None:
-        yield None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-    from rulekit.cli.show import err
-
-    with Progress(
-        "sampling", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err, transient=True,
-    ) as bar:  # fmt: skip
-        task = bar.add_task("sampling", total=samples)
-        yield lambda done: bar.update(task, completed=done)
-
-
-def _prob(book: Any, procedure: str, given: str | None, at: tuple[str, ...],
-          decide: tuple[str, ...], of: str | None, max_paths: int, method: str,
-          max_situations: int, tolerance: float, max_seconds: float | None,
-          samples: int | None, seed: int, max_steps: int, progress: Any) -> Any:  # fmt: skip
-    return book.prob(
+    dist = load(rulebook, options).prob(
         procedure,
         given=given,
         at=list(at),
@@ -553,8 +466,19 @@ def _prob(book: Any, procedure: str, given: str | None, at: tuple[str, ...],
         samples=samples,
         seed=seed,
         max_steps=max_steps,
-        progress=progress,
     )
+    if target is not None:
+        plot_distribution(dist, target)
+    if dist.note:
+        from rich.text import Text
+
+        from rulekit.cli.show import err
+
+        err.print(Text(f"note: {dist.note}"))
+    if as_json:
+        _emit_json(dist.to_json())
+        return
+    print_distribution(dist)
 
 
 @main.command("diff")
@@ -703,14 +627,16 @@ def run_cmd(
     from rich.text import Text
 
     from rulekit.book.checker import load
-    from rulekit.cli.show import err
+    from rulekit.cli.show import err, explain_turn, print_run
     from rulekit.engine.policy import InteractivePolicy
     from rulekit.engine.trace import render_event
-    from rulekit.errors import InputError, error
+    from rulekit.errors import InputError, error, located_in
     from rulekit.play.runner import (
         make_policy,
         new_game,
         resume_game,
+        trace_header,
+        write_trace_footer,
     )
 
     checked = load(rulebook, options)
@@ -744,7 +670,7 @@ def run_cmd(
         game = resume_game(checked, resume, policy, chosen)
     else:
         game = new_game(checked, scenario, seed, spec, chosen)
-    from rulekit.cli.run_dice import force_dice
+    from rulekit.cli.run_dice import force_dice, release_dice
 
     force_dice(game, dice, seeded=seed is not None or resume is not None)
     holder["game"] = game
@@ -754,24 +680,10 @@ def run_cmd(
         chosen.describe = Viewer(checked, game.interp).interpolate
     if max_steps is not None:
         game.interp.max_steps = max_steps
-    lock: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
     if save:
-        from rulekit.cli.paths import held, writable
+        from rulekit.cli.paths import held_for, save_or_rescue
 
-        writable(save, "--save")  # before playing: a game played for nothing is lost
-        lock = held(save, "--save")
-    with lock:
-        _play_and_save(game, checked, rulebook, resume, turns, trace, explain, save, as_json)
-
-
-def _play_and_save(game: Any, checked: Any, rulebook: str, resume: str | None,
-                   turns: int | None, trace: str | None, explain: str | None,
-                   save: str | None, as_json: bool) -> None:  # fmt: skip
-    from rulekit.cli.run_dice import release_dice
-    from rulekit.cli.show import explain_turn, print_run
-    from rulekit.errors import InputError, error, located_in
-    from rulekit.play.runner import trace_header, write_trace_footer
-
+        held_for(save, "--save")  # writable, one run at a time: before playing, not after
     try:
         sink = open(trace, "w", encoding="utf-8") if trace else None  # noqa: SIM115 - closed below
     except OSError as exc:
@@ -791,9 +703,7 @@ def _play_and_save(game: Any, checked: Any, rulebook: str, resume: str | None,
             sink.close()
     release_dice(game)
     if save:
-        from rulekit.cli.paths import save_or_rescue
-
-        save_or_rescue(save, "--save", game.save)
+        save_or_rescue(save, "--save", game.save)  # a full disk: written elsewhere, said where
     if as_json:
         import cattrs
 

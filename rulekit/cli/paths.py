@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+import click
+
 from rulekit.errors import InputError, error
 
 
@@ -25,6 +27,13 @@ def writable(path: str, flag: str) -> None:
         problem = f"'{folder}' cannot be written"
     if problem:
         raise InputError([error(f"cannot write '{path}': {problem}", where=flag)])
+
+
+def held_for(path: str, flag: str) -> None:
+    """Before a command plays a game it will save: ``path`` can be written, and no other run
+    is saving to it (a lock held until the command ends: click closes it)."""
+    writable(path, flag)
+    click.get_current_context().with_resource(held(path, flag))
 
 
 @contextlib.contextmanager
