@@ -138,6 +138,26 @@ PIECES = [
     "—",
     "—3",
     "½",
+    # grammar-aware (issue 37 §5): deep nesting, huge numbers, unicode names
+    "(bonus + " * 80,
+    "max(1, " * 40,
+    "-(" * 60,
+    "9" * 999,
+    "ℵ",
+    "x́",
+]
+# Scenario lines a mutation may add: [[start]] entries of every kind of TOML value.
+SCENARIO_PIECES = [
+    '[[start]]\nprocedure = "p"\n',
+    '[[start]]\nprocedure = ["p"]\n',
+    "[[start]]\nprocedure = 3\n",
+    "[[start]]\nprocedure = true\n",
+    '[[start]]\nprocedure = "p"\nargs = 3\n',
+    '[[start]]\nprocedure = "p"\nargs = [1, 2]\n',
+    '[[start]]\nprocedure = "p"\nargs = { x = "9" }\n',
+    "[state]\nscore = 99999999999999999999\n",
+    "turns = 0\n",
+    'sequence = "nosuch"\n',
 ]
 FLAGS = [
     ["--seed", "1"],
@@ -171,9 +191,14 @@ def mutate(text: str, rng: random.Random) -> str:
             i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
             lines[i], lines[j] = lines[j], lines[i]
             text = "\n".join(lines)
-        else:
+        elif what < 0.93:
             end = min(len(text), at + rng.randint(1, 40))
             text = text[:end] + text[at:end] + text[end:]
+        else:  # two words of the text swapped: each still a token of the language
+            words = text.split(" ")
+            i, j = rng.randrange(len(words)), rng.randrange(len(words))
+            words[i], words[j] = words[j], words[i]
+            text = " ".join(words)
     return text
 
 
@@ -206,6 +231,10 @@ def one(folder: Path, rng: random.Random) -> tuple[list[str], str | None, float]
     if rng.random() < 0.05:
         data = data.replace(b"\xc3\xbf", b"\xff")  # a byte that is not UTF-8
     (folder / "rulebook.rk").write_bytes(data)
+    scenario = SCENARIO
+    if rng.random() < 0.2:  # a mutated scenario, read by check and run
+        scenario += rng.choice(SCENARIO_PIECES)
+    (folder / "scenarios" / "s.toml").write_text(scenario, encoding="utf-8")
     args = command(folder, rng)
     start = time.monotonic()
     result = CliRunner().invoke(main, args, catch_exceptions=True)
