@@ -248,6 +248,9 @@ def one(folder: Path, rng: random.Random) -> tuple[list[str], str | None, float]
     return args, None, took
 
 
+SLOWEST: list[str] = []  # the slowest input's command line, for the report
+
+
 def run(count: int, seed: int, show: int = 3) -> tuple[int, list[str], float]:
     rng = random.Random(seed)
     failures: list[str] = []
@@ -258,6 +261,9 @@ def run(count: int, seed: int, show: int = 3) -> tuple[int, list[str], float]:
         (folder / "scenarios" / "s.toml").write_text(SCENARIO, encoding="utf-8")
         for _ in range(count):
             args, failure, took = one(folder, rng)
+            if took > slowest:
+                SLOWEST[:] = [" ".join(args[:1] + args[2:]), (folder / "rulebook.rk").read_text(
+                    encoding="utf-8", errors="replace")]  # fmt: skip
             slowest = max(slowest, took)
             if failure is not None:
                 failures.append(f"{' '.join(args[:1] + args[2:])}\n{failure}")
@@ -273,7 +279,9 @@ def cli() -> None:
     count, failures, slowest = run(ns.count, ns.seed)
     print(f"inputs: {count}")
     print(f"uncaught exceptions: {len(failures)}")
-    print(f"slowest input: {slowest:.2f}s")
+    print(f"slowest input: {slowest:.2f}s ({SLOWEST[0] if SLOWEST else '-'})")
+    if slowest > 5 and SLOWEST:
+        print("--- the slowest input's rulebook ---\n" + SLOWEST[1])
     for failure in failures[:3]:
         print("----\n" + failure)
     sys.exit(1 if failures else 0)

@@ -382,3 +382,23 @@ def test_process_pool_workers_end_with_their_run(tmp_path: Path) -> None:
         for pid in workers:  # this test's own processes, left by a failure: ended here
             if _running(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_tens_units_die_is_bounded_before_its_faces_are_made(make_rulebook: Make) -> None:
+    # two 10,000-face dice read as tens and units: 10^8 faces took 3.9 GB at `check`
+    for part, many in (("d101 = 1..101", "10,201"), ("d10000 = 1..10000", "100,000,000")):
+        book = make_rulebook(f'rulebook "T"\ndice {part}\ndice d99 = tens_units('
+                             + part.split()[0] + ", " + part.split()[0] + ")\n")  # fmt: skip
+        start = time.monotonic()
+        err = fails(run_cli("check", book))
+        assert time.monotonic() - start < 10
+        assert f"rulebook.rk:3:1: error: die d99 has {many} faces: rulekit's dice have at most" in err
+
+
+def test_three_dice_of_10000_faces_keep_to_max_seconds(make_rulebook: Make) -> None:
+    book = make_rulebook('rulebook "T"\ndice d10000 = 1..10000\nprocedure p -> int [1.0]\n'
+                         "    return (roll d10000) + (roll d10000) * (roll d10000)\n")  # fmt: skip
+    start = time.monotonic()
+    err = fails(run_cli("prob", book, "p", "--max-seconds", "2", "--max-paths", "10000000000"))
+    assert time.monotonic() - start < 15
+    assert "--max-seconds" in err or "--max-paths" in err or "--max-situations" in err
