@@ -273,9 +273,7 @@ class Book:
             if samples is not None:
                 if samples < 1:
                     raise InputError([error("--samples must be at least 1", where="--samples")])
-                dist = sampled(
-                    checked, question, samples, seed, max_steps, max_seconds, progress
-                )
+                dist = sampled(checked, question, samples, seed, max_steps, max_seconds, progress)
             else:
                 dist = exact(
                     checked,

@@ -349,7 +349,9 @@ def test_process_pool_workers_end_with_their_run(tmp_path: Path) -> None:
 
     book = _coin(tmp_path)
     (book / "rulebook.rk").write_text(  # games slow enough to be killed in the middle
-        (book / "rulebook.rk").read_text(encoding="utf-8").replace(
+        (book / "rulebook.rk")
+        .read_text(encoding="utf-8")
+        .replace(
             "    let r = roll d10\n", "    let r = roll d10\n    let w = count(range(1, 150000))\n"
         ),
         encoding="utf-8",
@@ -392,7 +394,9 @@ def test_a_tens_units_die_is_bounded_before_its_faces_are_made(make_rulebook: Ma
         start = time.monotonic()
         err = fails(run_cli("check", book))
         assert time.monotonic() - start < 10
-        assert f"rulebook.rk:3:1: error: die d99 has {many} faces: rulekit's dice have at most" in err
+        assert (
+            f"rulebook.rk:3:1: error: die d99 has {many} faces: rulekit's dice have at most" in err
+        )
 
 
 def test_three_dice_of_10000_faces_keep_to_max_seconds(make_rulebook: Make) -> None:

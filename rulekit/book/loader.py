@@ -223,9 +223,7 @@ class _Loader:
         try:
             is_file = target.is_file()
         except OSError as exc:  # a name too long for the system, say: an error at the include
-            self.errors.append(
-                error(f"cannot read included file: {exc.strerror or exc}", inc.span)
-            )
+            self.errors.append(error(f"cannot read included file: {exc.strerror or exc}", inc.span))
             return
         if not is_file:
             known = [self._rel_to_parent(p, path) for p in self.root.rglob("*.rk")]
