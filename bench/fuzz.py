@@ -244,7 +244,11 @@ def one(folder: Path, rng: random.Random) -> tuple[list[str], str | None, float]
         detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-3:])
         return args, f"{type(exc).__name__}: {exc}\n{detail}\n--- rulebook ---\n{text}", took
     if result.exit_code not in (0, 1, 2, 3):
-        return args, f"exit code {result.exit_code}\n{result.stderr}\n--- rulebook ---\n{text}", took
+        return (
+            args,
+            f"exit code {result.exit_code}\n{result.stderr}\n--- rulebook ---\n{text}",
+            took,
+        )
     return args, None, took
 
 
