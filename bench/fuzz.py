@@ -138,6 +138,26 @@ PIECES = [
     "—",
     "—3",
     "½",
+    # grammar-aware (issue 37 §5): deep nesting, huge numbers, unicode names
+    "(bonus + " * 80,
+    "max(1, " * 40,
+    "-(" * 60,
+    "9" * 999,
+    "ℵ",
+    "x́",
+]
+# Scenario lines a mutation may add: [[start]] entries of every kind of TOML value.
+SCENARIO_PIECES = [
+    '[[start]]\nprocedure = "p"\n',
+    '[[start]]\nprocedure = ["p"]\n',
+    "[[start]]\nprocedure = 3\n",
+    "[[start]]\nprocedure = true\n",
+    '[[start]]\nprocedure = "p"\nargs = 3\n',
+    '[[start]]\nprocedure = "p"\nargs = [1, 2]\n',
+    '[[start]]\nprocedure = "p"\nargs = { x = "9" }\n',
+    "[state]\nscore = 99999999999999999999\n",
+    "turns = 0\n",
+    'sequence = "nosuch"\n',
 ]
 FLAGS = [
     ["--seed", "1"],
@@ -171,9 +191,14 @@ def mutate(text: str, rng: random.Random) -> str:
             i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
             lines[i], lines[j] = lines[j], lines[i]
             text = "\n".join(lines)
-        else:
+        elif what < 0.93:
             end = min(len(text), at + rng.randint(1, 40))
             text = text[:end] + text[at:end] + text[end:]
+        else:  # two words of the text swapped: each still a token of the language
+            words = text.split(" ")
+            i, j = rng.randrange(len(words)), rng.randrange(len(words))
+            words[i], words[j] = words[j], words[i]
+            text = " ".join(words)
     return text
 
 
@@ -206,6 +231,10 @@ def one(folder: Path, rng: random.Random) -> tuple[list[str], str | None, float]
     if rng.random() < 0.05:
         data = data.replace(b"\xc3\xbf", b"\xff")  # a byte that is not UTF-8
     (folder / "rulebook.rk").write_bytes(data)
+    scenario = SCENARIO
+    if rng.random() < 0.2:  # a mutated scenario, read by check and run
+        scenario += rng.choice(SCENARIO_PIECES)
+    (folder / "scenarios" / "s.toml").write_text(scenario, encoding="utf-8")
     args = command(folder, rng)
     start = time.monotonic()
     result = CliRunner().invoke(main, args, catch_exceptions=True)
@@ -215,8 +244,15 @@ def one(folder: Path, rng: random.Random) -> tuple[list[str], str | None, float]
         detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-3:])
         return args, f"{type(exc).__name__}: {exc}\n{detail}\n--- rulebook ---\n{text}", took
     if result.exit_code not in (0, 1, 2, 3):
-        return args, f"exit code {result.exit_code}", took
+        return (
+            args,
+            f"exit code {result.exit_code}\n{result.stderr}\n--- rulebook ---\n{text}",
+            took,
+        )
     return args, None, took
+
+
+SLOWEST: list[str] = []  # the slowest input's command line, for the report
 
 
 def run(count: int, seed: int, show: int = 3) -> tuple[int, list[str], float]:
@@ -229,6 +265,9 @@ def run(count: int, seed: int, show: int = 3) -> tuple[int, list[str], float]:
         (folder / "scenarios" / "s.toml").write_text(SCENARIO, encoding="utf-8")
         for _ in range(count):
             args, failure, took = one(folder, rng)
+            if took > slowest:
+                SLOWEST[:] = [" ".join(args[:1] + args[2:]), (folder / "rulebook.rk").read_text(
+                    encoding="utf-8", errors="replace")]  # fmt: skip
             slowest = max(slowest, took)
             if failure is not None:
                 failures.append(f"{' '.join(args[:1] + args[2:])}\n{failure}")
@@ -244,7 +283,9 @@ def cli() -> None:
     count, failures, slowest = run(ns.count, ns.seed)
     print(f"inputs: {count}")
     print(f"uncaught exceptions: {len(failures)}")
-    print(f"slowest input: {slowest:.2f}s")
+    print(f"slowest input: {slowest:.2f}s ({SLOWEST[0] if SLOWEST else '-'})")
+    if slowest > 5 and SLOWEST:
+        print("--- the slowest input's rulebook ---\n" + SLOWEST[1])
     for failure in failures[:3]:
         print("----\n" + failure)
     sys.exit(1 if failures else 0)

@@ -11,7 +11,7 @@ the command line prints. docs/API.md shows it at work (its examples are run as t
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from attrs import define
@@ -251,13 +251,15 @@ class Book:
         max_situations: int = DEFAULT_MAX_SITUATIONS,
         tolerance: float = 0.0,
         max_seconds: float | None = None,
+        progress: Callable[[int], None] | None = None,
     ) -> Distribution:
         """Exact probabilities of every result, or of the expression ``of`` (of
         ``result``, the inputs and the state after); ``samples`` estimates from that many
         seeded runs instead. A procedure is solved by its situations (``method=
         "situations"``: runs in the same situation merged, rounds solved as a Markov chain;
         situations less likely than ``tolerance`` left unresolved), or path by path
-        (``"paths"``); ``max_paths`` bounds the paths of dice between two situations."""
+        (``"paths"``); ``max_paths`` bounds the paths of dice between two situations.
+        ``max_seconds`` bounds every method; ``progress`` hears how many samples are done."""
         checked = self.checked
         with located_in(checked.book.sources):
             question = ask(
@@ -271,7 +273,7 @@ class Book:
             if samples is not None:
                 if samples < 1:
                     raise InputError([error("--samples must be at least 1", where="--samples")])
-                dist = sampled(checked, question, samples, seed, max_steps)
+                dist = sampled(checked, question, samples, seed, max_steps, max_seconds, progress)
             else:
                 dist = exact(
                     checked,

@@ -23,6 +23,7 @@ MAX_DIGITS = 1000  # digits of a whole number (Python refuses to print 4,300)
 MAX_BITS = 3322  # the bits of a 1,000-digit number
 MAX_DIE_FACES = 10_000  # faces of a declared die
 MAX_NESTING_DEPTH = 200  # blocks, brackets and operators inside one another in a file
+MAX_EXPRESSION_DEPTH = 50  # expressions inside expressions (generated Python nests 3 a level)
 MAX_INCLUDE_DEPTH = 50  # files including files (variants extending variants)
 
 
@@ -107,7 +108,9 @@ def format_diagnostic(diag: Diagnostic, sources: Sources | None = None) -> str:
 
 def suggest(name: str, candidates: Iterable[str]) -> str | None:
     """The closest known name to ``name``, for a "did you mean" hint."""
-    pool = sorted(set(candidates))
+    if not isinstance(name, str):
+        return None  # a number or a boolean where a name belongs (a file's value): no hint
+    pool = sorted(c for c in set(candidates) if isinstance(c, str))
     lowered = {c.lower(): c for c in pool}
     if name.lower() in lowered and lowered[name.lower()] != name:
         return lowered[name.lower()]

@@ -2,7 +2,8 @@
 random (the generator of tests/test_situations_props.py: rolls, a table, a modifier list,
 decisions, state, branches and bounded loops). The path-by-path expectimax enumerates every
 path of dice and decisions from the start and merges nothing: the best and the defaults'
-worths must be equal wherever it finishes. And loops whose situations come back (a Markov
+worths must be equal wherever it finishes, and equal to an expectimax in plain Python over the
+procedure's twin (no part of the engine). And loops whose situations come back (a Markov
 decision process) against value iteration written here."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from test_situations_props import SETTINGS, procedures
+from test_situations_props import SETTINGS, procedures_and_twins, worth
 
 from rulekit.analysis.advice import advise
 from rulekit.analysis.advice_situations import advise_by_situations
@@ -31,8 +32,9 @@ def _load(text: str) -> Checked:
 
 
 @SETTINGS
-@given(procedures(), st.booleans())
-def test_advice_by_situations_matches_every_path(text: str, minimize: bool) -> None:
+@given(procedures_and_twins(), st.booleans())
+def test_advice_by_situations_matches_every_path(pair: tuple[str, str], minimize: bool) -> None:
+    text, twin = pair
     checked = _load(text)
     question = ask(checked, "p", of="result")
     goal = f"{'minimize' if minimize else 'maximize'} result"
@@ -43,6 +45,11 @@ def test_advice_by_situations_matches_every_path(text: str, minimize: bool) -> N
         return
     merged = advise_by_situations(checked, ask(checked, "p", of="result"), goal, minimize)
     assert (merged.best, merged.by_default) == (paths.best, paths.by_default), text
+    # and against plain Python over the same dice and options, which uses no part of the
+    # engine: expectimax over the twin's tree of events, and the defaults' worth
+    best = min if minimize else max
+    assert merged.best == worth(twin, [], lambda ws, _: best(ws)), (text, twin)
+    assert merged.by_default == worth(twin, [], lambda ws, default: ws[default]), (text, twin)
 
 
 @st.composite

@@ -338,7 +338,8 @@ def test_gato_leader_how_many_torpedoes_at_one_target() -> None:
                         method, "--max-paths", "200000", "--json")  # fmt: skip
         assert shown.exit_code == 0, shown.output
         assert Fraction(json.loads(shown.stdout)["mean"]["p"]) == worth[k], k
-    assert worth["1"] == Fraction(7, 50)
+    # one torpedo two Areas away, from the texts (_spread_sinks below): 7/10 run x a d10 of 9-10
+    assert worth["1"] == _spread_sinks(1, 2) == Fraction(7, 10) * Fraction(2, 10)
 
 
 def _spread_sinks(fired: int, at_range: int) -> Fraction:

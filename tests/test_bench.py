@@ -3,6 +3,7 @@ or comparing their speed means nothing: same situations and dice, same outcomes.
 
 from __future__ import annotations
 
+from collections import Counter
 from types import ModuleType
 from typing import Any
 
@@ -88,6 +89,19 @@ def test_the_calibration_bench_runs_with_small_settings(tmp_path: Any, capsys: A
     for g in games:
         pairs = zip(g["by_turn"], g["by_turn"][1:], strict=False)
         assert all(a[0] <= b[0] and a[1] <= b[1] for a, b in pairs)
+    # the report is the games' figures: the median of each (worked out here) and the verdict
+    # against the record of the whole war (a 15-week campaign is far below it)
     calibration.report_full(games)
-    report = capsys.readouterr().out
-    assert "ships sunk" in report and "1314" in report and "5300" in report
+    report = capsys.readouterr().out.splitlines()
+    for label, key, record in (("ships sunk", "ships_sunk", 1113 + 201),
+                               ("tons sunk (thousands)", "tonnage_sunk", 5300)):  # fmt: skip
+        figures = [g[key] for g in games]
+        assert figures == [g["by_turn"][-1][0 if key == "ships_sunk" else 1] for g in games]
+        (line,) = [x for x in report if x.strip().startswith(label)]
+        median = (figures[0] + figures[1]) / 2
+        within = abs(median - record) <= 0.35 * record
+        assert line.split()[len(label.split())] == f"{median:.0f}", line
+        assert line.split()[-1] == ("yes" if within else "NO"), line
+    results = Counter(str(g["result"]).split(":")[0] for g in games)
+    (shown,) = [x for x in report if "results [16.1]" in x]
+    assert all(f"{r} {c / 2:.0%}" in shown for r, c in results.items()), shown

@@ -859,7 +859,6 @@ def test_a_member_that_leaves_a_pack_of_three_ends_the_pack_24_0_24_14(
     assert len(game.events("decision", name="move_to")) == 3
 
 
-
 def test_every_pack_member_leaving_the_sea_of_japan_rolls_at_plus_two_19_1_24_4(
     silent_war: Checked,
 ) -> None:

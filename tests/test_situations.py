@@ -114,11 +114,13 @@ def test_the_command_line_names_the_budgets_and_keeps_fractions() -> None:
 
 def test_a_battle_of_ten_against_ten_on_the_command_line() -> None:
     # the README's example; the numbers from the recursion above
-    result = run_cli("prob", BATTLE, "battle", "--at", "attacker=4", "--at", "defender=4", "--json")
+    at = ("--at", "attacker=10", "--at", "defender=10")
+    result = run_cli("prob", BATTLE, "battle", *at, "--json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     found = {o["value"]: Fraction(o["p"]) for o in data["outcomes"]}
-    assert found == _fought_to_the_end(4, 4)
+    assert found == _fought_to_the_end(10, 10)
+    assert sorted(found) == list(range(11))  # the attacker can end with 0 to 10 armies
 
 
 @pytest.mark.parametrize("book", ["gato_leader", "attack_sub"])

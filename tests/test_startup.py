@@ -49,15 +49,6 @@ def test_the_api_is_there_when_asked_for() -> None:
     assert "rulekit.api" in modules
 
 
-def test_the_light_defaults_are_the_engines() -> None:
-    from rulekit import limits
-    from rulekit.analysis import prob
-    from rulekit.engine import interpreter
-
-    assert limits.DEFAULT_STEP_BUDGET == interpreter.DEFAULT_STEP_BUDGET
-    assert limits.DEFAULT_MAX_PATHS == prob.DEFAULT_MAX_PATHS
-
-
 def test_python_m_rulekit_is_the_command_line() -> None:
     lookup = ["lookup", "rulebooks/silent_war", "7.1", "--at", "war_period=WP3", "--roll", "2"]
     result = subprocess.run(

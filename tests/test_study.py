@@ -80,7 +80,7 @@ def test_out_must_be_a_folder(tmp_path: Path, name: str) -> None:
     result = run_cli("simulate", SUB, "--runs", "2", "--out", target)
     assert result.exit_code == 1
     assert "Traceback" not in result.stderr
-    assert ("not one file" in result.stderr) or ("is not a folder" in result.stderr)
+    assert ("not one file" in result.stderr) or ("is a file, not a folder" in result.stderr)
     if name == "existing-file":
         assert target.read_text(encoding="utf-8") == "mine\n"  # nothing the user had is lost
     else:

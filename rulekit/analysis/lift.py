@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -171,6 +172,11 @@ _PARTS: dict[type, tuple[str, ...]] = {
 }
 
 
+class OverTime(Exception):
+    """A lifted value took past the solver's deadline (``--max-seconds``): the solver
+    reports it as its own budget's error."""
+
+
 class Lifter:
     """Works out the distribution of lifted values for one question (its memory is kept
     while the question is solved; ``clear`` when it starts again)."""
@@ -179,6 +185,7 @@ class Lifter:
         self.interp = interp
         self.full = full
         self.max_paths = max_paths
+        self.deadline: float | None = None  # time.monotonic() past which it stops (OverTime)
         self.describe = "the procedure"  # what is asked, for errors
         self.runs = 0  # evaluations made (a remembered one is not made again)
         self.book = interp.code.book
@@ -191,6 +198,11 @@ class Lifter:
         self._rewritten = facts.setdefault("lift rewritten", {})
         self.dists: dict[Any, Dist] = {}
         self.applied: dict[Any, Dist] = {}
+
+    def in_time(self) -> None:
+        """Raise OverTime past the deadline: one value can be 10^8 combinations of dice."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise OverTime
 
     def clear(self) -> None:
         self.dists.clear()
@@ -275,7 +287,9 @@ class Lifter:
         remember = all(p.plain for p in parts)
         state = reads[1]  # the state it may read (its parts' locals are given to it)
         results: list[tuple[int, Dist]] = []
-        for combo in itertools.product(*(p.items for p in parts)):
+        for done, combo in enumerate(itertools.product(*(p.items for p in parts))):
+            if done % 1024 == 0:
+                self.in_time()
             count = math.prod(c[2] for c in combo)
             key = (id(e), tuple(c[0] for c in combo), state) if remember else None
             known = self.applied.get(key) if key is not None else None
@@ -315,6 +329,8 @@ class Lifter:
                 paths += 1
                 if paths > self.max_paths:
                     raise self.too_many()
+                if paths % 1024 == 0:
+                    self.in_time()
                 dice = SituationDice(prefix, self.full)
                 dice.limit = self.max_paths
                 i.use_dice(dice)

@@ -18,6 +18,7 @@ through the dice.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -43,7 +44,7 @@ from rulekit.engine.program import program_for
 from rulekit.engine.reach import pure
 from rulekit.engine.session import _slots, bind_inputs, make_policy
 from rulekit.engine.values import unwrap
-from rulekit.errors import InputError
+from rulekit.errors import InputError, error
 from rulekit.language import nodes as n
 from rulekit.language.parser import parse_expression
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
@@ -134,11 +135,13 @@ def exact(
             max_seconds=max_seconds,
             tolerance=tolerance,
         )
+    deadline = _Deadline(question, max_seconds)
     if method == "situations" and question.answer is not None and _computes(checked, question):
         full: set[str] = set()
         while True:
             try:
-                return _by_outcomes(checked, question, question.answer, full, max_paths, max_steps)
+                answer = question.answer
+                return _by_outcomes(checked, question, answer, full, max_paths, max_steps, deadline)
             except DiceNeeded as needed:  # a roll's faces are read: throw them all, anew
                 full.add(needed.where)
     defaults = Defaults()
@@ -153,7 +156,7 @@ def exact(
         interp.remember_defaults(defaults)
         return question.run(interp), interp.trace.provisional_used
 
-    return _enumerate(question, max_paths, throw, run)
+    return _enumerate(question, max_paths, throw, run, deadline)
 
 
 def _enumerate(
@@ -161,6 +164,7 @@ def _enumerate(
     max_paths: int,
     throw: Callable[[list[int]], PathDice],
     run: Callable[[PathDice], tuple[Any, list[str]]],
+    deadline: _Deadline | None = None,
 ) -> Distribution:
     """Every path of dice, depth first: ``throw`` makes the dice of a path from its prefix,
     ``run`` runs it (its value and the provisional values it used); equal values add up."""
@@ -172,6 +176,8 @@ def _enumerate(
         paths += 1
         if paths > max_paths:
             raise _too_many_paths(question, max_paths)
+        if deadline is not None:
+            deadline.check(paths)
         dice = throw(prefix)
         value, used = run(dice)
         value = unwrap(value)  # a roll counts as its total
@@ -189,6 +195,34 @@ def _enumerate(
     if total != 1:  # the enumeration itself is wrong: a bug, not bad input
         raise AssertionError(f"probabilities of {question.describe} sum to {total}, not 1")
     return Distribution(question.describe, outcomes, paths, provisional_used=provisional)
+
+
+MAX_SAMPLES = 100_000_000  # --samples: beyond it a run would take days, and counts no better
+
+
+class _Deadline:
+    """``--max-seconds`` for the methods that run path by path or sample by sample (by
+    situations has its own): an error naming the budget once the time is up."""
+
+    def __init__(self, question: Question, seconds: float | None) -> None:
+        self.question, self.seconds = question, seconds
+        self.at = None if seconds is None else time.monotonic() + seconds
+
+    def check(self, done: int, what: str = "paths") -> None:
+        if self.at is not None and time.monotonic() > self.at:
+            raise InputError(
+                [
+                    error(
+                        f"{self.question.describe} took more than {self.seconds:g} s "
+                        f"({done - 1:,} {what})",
+                        where="--max-seconds",
+                        hint="raise --max-seconds, or take fewer --samples"
+                        if what == "samples"
+                        else "raise --max-seconds, or estimate it by sampling: "
+                        "rulekit prob ... --samples 10000",
+                    )
+                ]
+            )
 
 
 def _too_many_paths(question: Question, max_paths: int) -> TooManyPaths:
@@ -221,6 +255,7 @@ def _by_outcomes(
     full: set[str],
     max_paths: int,
     max_steps: int,
+    deadline: _Deadline | None = None,
 ) -> Distribution:
     """A table or modifier list by the outcomes of its dice: one interpreter, set up once,
     each roll thrown as the totals (or kept values) it can make, not die by die."""
@@ -245,7 +280,7 @@ def _by_outcomes(
         used.clear()
         return value, noted
 
-    return _enumerate(question, max_paths, throw, run)
+    return _enumerate(question, max_paths, throw, run, deadline)
 
 
 def sampled(
@@ -254,12 +289,23 @@ def sampled(
     samples: int,
     seed: int,
     max_steps: int = DEFAULT_STEP_BUDGET,
+    max_seconds: float | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Distribution:
-    """Monte Carlo: ``samples`` seeded runs; probabilities are observed frequencies."""
+    """Monte Carlo: ``samples`` seeded runs; probabilities are observed frequencies. At most
+    MAX_SAMPLES, within ``max_seconds``; ``progress`` hears of every thousandth run."""
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise InputError(
+            [error(f"--samples must be between 1 and {MAX_SAMPLES:,}", where="--samples")]
+        )
+    deadline = _Deadline(question, max_seconds)
     counts: dict[str, list[Any]] = {}
     provisional: list[str] = []
     dice = SeededDice(seed)
-    for _ in range(samples):
+    for done in range(samples):
+        deadline.check(done + 1, "samples")
+        if progress is not None and done % 1000 == 0:
+            progress(done)
         interp = Interpreter(checked, dice, max_steps=max_steps)
         interp.mute()  # untraced, as above
         value = unwrap(question.run(interp))

@@ -28,7 +28,7 @@ from typing import Any
 
 from attrs import define, field
 
-from rulekit.analysis.lift import Dist, Lifter, SituationDice, canon
+from rulekit.analysis.lift import Dist, Lifter, OverTime, SituationDice, canon
 from rulekit.analysis.outcomes import (
     Distribution,
     Outcome,
@@ -179,7 +179,12 @@ def _solve(
         if deadline is not None and time.monotonic() > deadline:
             raise _too_long(question, max_seconds or 0, len(chain.nodes))
         edges: dict[Any, Fraction] = {}  # paths to one place add up to one edge
-        for weight, where in runner.expand(node, max_paths):
+        runner.lifter.deadline = deadline  # one lifted value can take longer than all else
+        try:
+            expanded = runner.expand(node, max_paths)
+        except OverTime:
+            raise _too_long(question, max_seconds or 0, len(chain.nodes)) from None
+        for weight, where in expanded:
             if isinstance(where, Situation):
                 before = len(chain.nodes)
                 reach = node.reach * float(weight)

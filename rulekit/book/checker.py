@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterator, Sequence
 
 import attrs
@@ -264,6 +265,16 @@ class Checker(ExprChecker):
                     del pending[name]
                     continue
                 parts = [self.dice.get(p) for p in decl.parts]
+                many = math.prod(len(p.faces) for p in parts if p)
+                if all(parts) and decl.kind == "tens_units" and many > MAX_DIE_FACES:
+                    # counted before they are made: two 10,000-face dice are 10^8 faces (4 GB)
+                    self.err(
+                        f"die {name} has {many:,} faces: rulekit's dice have at most "
+                        f"{MAX_DIE_FACES:,}",
+                        decl.span,
+                    )
+                    del pending[name]
+                    continue
                 if all(parts):
                     faces = faces_of(decl.kind, 0, 0, [p for p in parts if p])
                     self.dice[name] = Die(name, faces, decl.kind)

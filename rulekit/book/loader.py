@@ -236,7 +236,12 @@ class _Loader:
                 )
             )
             return
-        if not target.is_file():
+        try:
+            is_file = target.is_file()
+        except OSError as exc:  # a name too long for the system, say: an error at the include
+            self.errors.append(error(f"cannot read included file: {exc.strerror or exc}", inc.span))
+            return
+        if not is_file:
             known = [self._rel_to_parent(p, path) for p in self.root.rglob("*.rk")]
             best = suggest(inc.path, known)
             self.errors.append(

@@ -7,6 +7,8 @@ as the result type expects (a list of areas, a number or ``X``, a record of thre
 
 from __future__ import annotations
 
+import heapq
+import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -202,6 +204,17 @@ class CompiledTable:
         yield from walk(self.root, [])
 
 
+def _ident(key: Key) -> Any:
+    """What ``_same`` compares, as a dictionary key (None when it cannot be hashed)."""
+    if key.kind != "exact":
+        return (key.kind, key.low, key.high)
+    try:
+        hash(key.value)
+    except TypeError:
+        return None
+    return ("exact", key.value)
+
+
 def _same(a: Key, b: Key) -> bool:
     """Two keys name the same entry (an alias and its member are the same key)."""
     if a.kind != b.kind:
@@ -241,6 +254,8 @@ class TableReader:
         self.result = result
         self.vocab = vocab
         self.diags: list[Diagnostic] = []
+        # by node: (entries indexed, key identity -> entry, walk instead, the node kept alive)
+        self._index: dict[int, tuple[int, dict[Any, Node | Cell], bool, Node]] = {}
         self.cells = 0
         self.provisional = 0
         self._dim_decls = [d.decl for d in dims]
@@ -397,7 +412,10 @@ class TableReader:
             # an empty cell (None) has no span: the row's first written cell, or the table
             where = next((c.span for c in item if c is not None), self.decl.span)
             record = self._record_type(typ, where)
-            value = self._record(record, [(None, c) for c in item])
+            try:
+                value = self._record(record, [(None, c) for c in item])
+            except CoerceError as exc:  # too many or too few columns, an empty one: the row's
+                raise self.fail(exc.message, where, exc.hint) from None
             marked = provisional or any(self._has_mark(c) for c in item)
             return Cell(value, to_json(value), marked, span=where)
         if isinstance(item, n.CellProvisional):
@@ -424,7 +442,9 @@ class TableReader:
             return any(self._has_mark(v) for _, v in item.pairs)
         return False
 
-    def _value(self, item: n.Cell, typ: t.Type) -> Any:
+    def _value(self, item: n.Cell | None, typ: t.Type) -> Any:
+        if item is None:  # an empty column of a record's row: it has no span, the row has
+            raise CoerceError("a column of this row is empty", "write — for none")
         try:
             if isinstance(item, n.CellProvisional | n.CellDerived):
                 return self._value(item.value, typ)
@@ -470,21 +490,50 @@ class TableReader:
         node = root
         for depth, key in enumerate(keys):
             last = depth == len(keys) - 1
-            existing = next((c for k, c in node.entries if _same(k, key)), None)
+            existing = self._find(node, key)
             if last:
                 if existing is not None:
                     raise self.fail(
                         f"'{key.printed}' appears twice" + self._where(keys[:-1]), key.span
                     )
-                node.entries.append((key, cell))
+                self._append(node, key, cell)
                 self.cells += 1
                 self.provisional += cell.provisional
             else:
                 if existing is None:
                     existing = Node(depth + 1)
-                    node.entries.append((key, existing))
+                    self._append(node, key, existing)
                 assert isinstance(existing, Node)
                 node = existing
+
+    def _find(self, node: Node, key: Key) -> Node | Cell | None:
+        """The entry of ``node`` under the same key (``_same``), found by its identity in an
+        index of the node's entries, not by a walk over them: a table of 100,000 rows is
+        read in linear time. The index is rebuilt when the entries changed behind it."""
+        ident = _ident(key)
+        index = self._index.get(id(node))
+        if index is None or index[0] != len(node.entries):
+            table: dict[Any, Node | Cell] = {}
+            walk = False  # a key that cannot be hashed: every look-up walks, as before
+            for k, c in node.entries:
+                found = _ident(k)
+                walk = walk or found is None
+                if found is not None:
+                    table.setdefault(found, c)
+            index = self._index[id(node)] = (len(node.entries), table, walk, node)
+        if ident is None or index[2]:
+            return next((c for k, c in node.entries if _same(k, key)), None)
+        return index[1].get(ident)
+
+    def _append(self, node: Node, key: Key, child: Node | Cell) -> None:
+        node.entries.append((key, child))
+        index = self._index.get(id(node))
+        if index is not None and index[0] == len(node.entries) - 1:
+            ident = _ident(key)
+            if ident is not None:
+                index[1].setdefault(ident, child)
+            walk = index[2] or ident is None
+            self._index[id(node)] = (len(node.entries), index[1], walk, node)
 
     def _where(self, keys: list[Key]) -> str:
         return f" in row '{keys[0].printed}'" if keys else ""
@@ -569,6 +618,30 @@ def _runs(values: list[int]) -> str:
     return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
+def _rows_by_result(keys: list[Key], values: list[int]) -> Iterator[tuple[int, list[int]]]:
+    """Each of the sorted ``values`` with the indexes of the keys matching it, in key order:
+    range keys by a sweep over their low ends (a heap of the open ones by their high ends),
+    any other key as itself."""
+    ranges = sorted(
+        (k.low if k.low is not None else values[0], i)
+        for i, k in enumerate(keys)
+        if k.kind == "range"
+    )
+    others = [i for i, k in enumerate(keys) if k.kind != "range"]
+    open_rows: list[tuple[float, int]] = []
+    at = 0
+    for v in values:
+        while at < len(ranges) and ranges[at][0] <= v:
+            i = ranges[at][1]
+            high = keys[i].high
+            heapq.heappush(open_rows, (high if high is not None else math.inf, i))
+            at += 1
+        while open_rows and open_rows[0][0] < v:
+            heapq.heappop(open_rows)
+        hits = [i for _, i in open_rows] + [i for i in others if keys[i].matches(v)]
+        yield v, sorted(hits)
+
+
 def coverage(
     table: CompiledTable,
     naturals: dict[int, set[int] | None],
@@ -584,13 +657,12 @@ def coverage(
         values = naturals.get(node.dim)
         if dim.kind == "roll" and values:
             keys = [k for k, _ in node.entries]
-            # One pass over the dice's results: rows matching each result, so a
-            # 100-row d100 roster costs 100 x 100 matches, not 100^2 x 100.
+            # One pass over the dice's results, in order, with the rows open at each (a sweep:
+            # 10,000 rows of a d10000 cost 10,000 steps, not 10,000 x 10,000 matches)
             gaps: list[int] = []
             shared: dict[tuple[int, int], list[int]] = {}
             reached: set[int] = set()
-            for v in values:
-                hits = [i for i, k in enumerate(keys) if k.matches(v)]
+            for v, hits in _rows_by_result(keys, sorted(values)):
                 reached.update(hits)
                 if not hits:
                     gaps.append(v)
@@ -602,6 +674,27 @@ def coverage(
                 if i not in reached and key.low is not None and key.high is not None
             ]
             # with no modifier and no roll given, a table reads only what the dice show
+            lowest, highest = min(values), max(values)
+            beyond = [
+                key
+                for i, key in enumerate(keys)
+                if i in reached
+                and (
+                    (key.low is not None and key.low < lowest)
+                    or (key.high is not None and key.high > highest)
+                )
+            ]
+            if beyond and not dim.decl.mods and not given_rolls():
+                for key in beyond:  # part of the row is past the faces: a misprint or wrong die
+                    diags.append(
+                        error(
+                            f"row '{key.printed}' goes beyond the rolls of {dim.decl.dice}"
+                            f"{where}: it rolls {_runs(sorted(values))}",
+                            key.span,
+                            hint="a modified roll may go beyond the dice; this one is not "
+                            "modified, and no call gives the table a roll",
+                        )
+                    )
             if unreached and not dim.decl.mods and not given_rolls():
                 for key in unreached:
                     diags.append(

@@ -39,13 +39,10 @@ def reports_errors(func: F) -> F:
         except RulekitError as exc:
             err.print(Text(exc.render(exc.sources)))
             sys.exit(1)
-        except (RecursionError, MemoryError) as exc:
-            # the last guard: the limits (errors.MAX_*) and the step budget should come first
-            what = (
-                "nests too deeply" if isinstance(exc, RecursionError) else "needs too much memory"
-            )
-            err.print(Text(f"rulekit: error: the input {what} to be worked through"))
-            sys.exit(1)
+        except Exception as exc:  # the last guards: never a traceback (rulekit.cli.internal)
+            from rulekit.cli.internal import last_guard
+
+            last_guard(exc)
 
     return wrapper  # type: ignore[return-value]
 
@@ -690,9 +687,9 @@ def run_cmd(
     if max_steps is not None:
         game.interp.set_budget(max_steps)
     if save:
-        from rulekit.cli.paths import writable
+        from rulekit.cli.paths import held_for, save_or_rescue
 
-        writable(save, "--save")  # before playing: a game played for nothing is lost
+        held_for(save, "--save")  # writable, one run at a time: before playing, not after
     try:
         from rulekit.play.trace_io import open_sink
 
@@ -716,7 +713,7 @@ def run_cmd(
             sink.close()
     release_dice(game)
     if save:
-        game.save(save)
+        save_or_rescue(save, "--save", game.save)  # a full disk: written elsewhere, said where
     if as_json:
         import cattrs
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+import click
 
 from rulekit.errors import InputError, error
 
@@ -22,6 +27,87 @@ def writable(path: str, flag: str) -> None:
         problem = f"'{folder}' cannot be written"
     if problem:
         raise InputError([error(f"cannot write '{path}': {problem}", where=flag)])
+
+
+def held_for(path: str, flag: str) -> None:
+    """Before a command plays a game it will save: ``path`` can be written, and no other run
+    is saving to it (a lock held until the command ends: click closes it)."""
+    writable(path, flag)
+    click.get_current_context().with_resource(held(path, flag))
+
+
+@contextlib.contextmanager
+def held(path: str, flag: str) -> Iterator[None]:
+    """One run at a time writes ``path``: a lock on a file beside it, held while the game is
+    played and saved (the system drops it when the process ends, killed or not). A second
+    run naming the same file refuses at once, before playing a game that would be lost."""
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system: no lock, as before
+        yield
+        return
+    target = Path(path).absolute()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    lock_path = target.parent / f".{target.name}.lock"
+    handle: IO[str] = open(lock_path, "a", encoding="utf-8")  # noqa: SIM115 - closed below
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise InputError(
+                [
+                    error(
+                        f"another rulekit run is saving to '{path}'",
+                        where=flag,
+                        hint="wait for it to end, or save this game under another name",
+                    )
+                ]
+            ) from None
+        try:
+            yield
+        finally:
+            # removed while still held, so that only the save stays beside the game (a run
+            # killed before this leaves the empty file: the next run locks it as usual)
+            with contextlib.suppress(OSError):
+                lock_path.unlink()
+    finally:
+        handle.close()  # the lock goes with it
+
+
+def save_or_rescue(path: str, flag: str, write: Callable[[str], None]) -> str:
+    """Write with ``write(path)``; when that fails (a full disk, a folder gone), write the
+    same game into the temporary folder and say where, rather than lose the turns played.
+    The path written is returned."""
+    try:
+        write(path)
+        return path
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+    fd, rescue = tempfile.mkstemp(prefix=f"rulekit-{Path(path).stem}-", suffix=".toml")
+    os.close(fd)
+    try:
+        write(rescue)
+    except OSError as again:
+        with contextlib.suppress(OSError):
+            os.unlink(rescue)
+        raise InputError(
+            [
+                error(
+                    f"cannot write '{path}' ({reason}), nor a copy in the temporary folder "
+                    f"({again.strerror or again}): the game is lost",
+                    where=flag,
+                )
+            ]
+        ) from None
+    raise InputError(
+        [
+            error(
+                f"cannot write '{path}': {reason}; the game is saved in '{rescue}' instead",
+                where=flag,
+                hint=f"free some space, then move it: mv '{rescue}' '{path}'",
+            )
+        ]
+    )
 
 
 def traced_rulebook(header: dict[str, Any]) -> str:

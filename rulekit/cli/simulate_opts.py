@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from rulekit.cli.play_cmd import turn_steps_option
+from rulekit.limits import MAX_RUNS
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
@@ -25,7 +26,7 @@ def register(
         "--runs",
         "--games",
         "runs",
-        type=click.IntRange(min=1),
+        type=click.IntRange(min=1, max=MAX_RUNS),
         required=True,
         help="How many games.",
     )

@@ -43,8 +43,8 @@ from rulekit.engine.values import (
 )
 from rulekit.errors import RuleRuntimeError, StepBudgetExceeded, error
 from rulekit.language import nodes as n
+from rulekit.limits import DEFAULT_STEP_BUDGET as DEFAULT_STEP_BUDGET  # one value: limits
 
-DEFAULT_STEP_BUDGET = 200_000
 PYTHON_RECURSION_LIMIT = 12_000  # room for MAX_NESTING calls
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import typing
 from functools import lru_cache
 from importlib.resources import files
 from typing import Any, cast
 
+import attrs
 import lark
 from lark import (
     Lark,
@@ -24,7 +26,7 @@ from lark.indenter import DedentError, Indenter
 from lark.lark import _LOAD_ALLOWED_OPTIONS
 from lark.lexer import TerminalDef
 
-from rulekit.errors import MAX_NESTING_DEPTH, SyntaxProblem, error
+from rulekit.errors import MAX_EXPRESSION_DEPTH, MAX_NESTING_DEPTH, SyntaxProblem, error
 from rulekit.language import cache
 from rulekit.language import nodes as n
 from rulekit.language.transformer import AstBuilder
@@ -176,7 +178,9 @@ def parse(text: str, path: str) -> n.Module:
     try:
         tree = parser.parse(text, start="start")
         not_too_deep(tree, path)
-        return AstBuilder(path).transform(tree)
+        module: n.Module = AstBuilder(path).transform(tree)
+        expressions_not_too_deep(module)
+        return module
     except UnexpectedInput as exc:
         raise _convert(exc, path, parser) from None
     except DedentError as exc:
@@ -197,8 +201,9 @@ def parse_expression(text: str, path: str) -> n.Expr:
     try:
         tree = parser.parse(text, start="expr")
         not_too_deep(tree, path)
-        result = AstBuilder(path).transform(tree)
-        return cast(n.Expr, result)
+        result = cast(n.Expr, AstBuilder(path).transform(tree))
+        expressions_not_too_deep(result)
+        return result
     except UnexpectedInput as exc:
         raise _convert(exc, path, parser, "expression") from None
     except VisitError as exc:
@@ -229,6 +234,41 @@ def not_too_deep(tree: Tree[Token], path: str) -> None:
         for child in node.children:
             if isinstance(child, Tree):
                 stack.append((child, depth + 1, located))
+
+
+_EXPRESSIONS = tuple(typing.get_args(n.Expr))
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def expressions_not_too_deep(tree: object) -> None:
+    """Expressions inside expressions past MAX_EXPRESSION_DEPTH are an error at the one too
+    deep. The engine runs each expression as generated Python, whose parser refuses more
+    than 200 brackets inside one another (an operator or a call brings two to four), so the
+    bound is here, before any code is generated: a compile error there would be a crash."""
+    stack: list[tuple[object, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, tuple | list):
+            stack.extend((item, depth) for item in node)
+            continue
+        names = _FIELDS.get(type(node))
+        if names is None:
+            kind = type(node)
+            fields = attrs.fields(kind) if attrs.has(kind) else ()
+            names = _FIELDS[kind] = tuple(f.name for f in fields if f.name != "span")
+        if isinstance(node, _EXPRESSIONS):
+            depth += 1
+            if depth > MAX_EXPRESSION_DEPTH:
+                raise SyntaxProblem(
+                    [
+                        error(
+                            f"expressions nest deeper than {MAX_EXPRESSION_DEPTH}",
+                            node.span,
+                            hint="split it with let, or into procedures",
+                        )
+                    ]
+                )
+        stack.extend((getattr(node, name), depth) for name in names)
 
 
 def _dedent_line(text: str, message: str) -> int:

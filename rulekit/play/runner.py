@@ -362,7 +362,7 @@ def _resume(checked: Checked, path: str, policy_spec: str | None, policy: Policy
         restore_policy(chosen, save.policy_state)
     decoder = Decoder(save.entities, checked.vocab)
     try:
-        values = {name: decoder.value(v) for name, v in save.values.items()}
+        values = {name: decoder.value(v, f"values.{name}") for name, v in save.values.items()}
     except (ValueError, KeyError) as exc:
         raise InputError(
             [error(f"'{path}' does not fit this rulebook: {exc}", where="--resume")]

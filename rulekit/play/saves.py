@@ -130,17 +130,32 @@ class Decoder:
         self.built: dict[int, Entity] = {}
         self.vocab = vocab
 
-    def value(self, data: Any) -> Any:
+    def value(self, data: Any, where: str = "value") -> Any:
+        """A saved value; ``where`` is its path in the file (values.odds, entities[3].attrs.x),
+        named in the error when it cannot be read."""
+        try:
+            return self._value(data, where)
+        except SavedValueError:
+            raise
+        except (ValueError, KeyError, TypeError, AttributeError, ZeroDivisionError) as exc:
+            # a hand-edited or damaged save: any field may hold anything
+            detail = f"no {exc}" if isinstance(exc, KeyError) else str(exc)
+            raise SavedValueError(f"{where}: {detail}") from None
+
+    def _value(self, data: Any, where: str) -> Any:
         if isinstance(data, bool | int | str):
             return data
         if isinstance(data, list):  # tolerate plain arrays
-            return tuple(self.value(v) for v in data)
+            return tuple(self.value(v, f"{where}[{i}]") for i, v in enumerate(data))
         if not isinstance(data, dict):
             raise ValueError(f"unreadable value {data!r}")
         if "none" in data:
             return None
         if "fraction" in data:
-            return Fraction(data["fraction"])
+            try:
+                return Fraction(data["fraction"])
+            except ZeroDivisionError:
+                raise ValueError(f"{data['fraction']!r} divides by zero") from None
         if "enum" in data:
             member = self.vocab.enum_value(data["enum"], data["member"])
             if member is None:
@@ -149,24 +164,33 @@ class Decoder:
         if "marker" in data:
             return MarkerValue(data["marker"], data["symbol"])
         if "range" in data:
-            return RangeValue(self.value(data["low"]), self.value(data["high"]), data["range"])
+            low = self.value(data["low"], f"{where}.low")
+            return RangeValue(low, self.value(data["high"], f"{where}.high"), data["range"])
         if "record" in data:
+            fields = data["fields"].items()
             return RecordValue(
-                data["record"], tuple((k, self.value(v)) for k, v in data["fields"].items())
+                data["record"], tuple((k, self.value(v, f"{where}.fields.{k}")) for k, v in fields)
             )
         if "list" in data:
-            return tuple(self.value(v) for v in data["list"])
+            return tuple(self.value(v, f"{where}.list[{i}]") for i, v in enumerate(data["list"]))
         if "ref" in data:
             return self.entity(data["ref"])
         raise ValueError(f"unreadable value {data!r}")
 
     def entity(self, number: int) -> Entity:
         if number not in self.built:
+            if number not in self.saved:
+                raise ValueError(f"no piece {number!r} among the entities")
             saved = self.saved[number]
             piece = Entity(saved.kind, {}, saved.label)
             self.built[number] = piece
-            piece.attrs.update({k: self.value(v) for k, v in saved.attrs.items()})
+            at = f"entities[id = {number}].attrs"
+            piece.attrs.update({k: self.value(v, f"{at}.{k}") for k, v in saved.attrs.items()})
         return self.built[number]
+
+
+class SavedValueError(ValueError):
+    """A saved value that cannot be read, with its path in the file."""
 
 
 def encode_state(values: dict[str, Any]) -> tuple[dict[str, Any], list[SavedEntity]]:

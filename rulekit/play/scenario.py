@@ -156,6 +156,13 @@ def load_scenario(checked: Checked, path: str) -> Scenario:
                 f"unknown key '{extra[0]}' in [[start]]",
                 did_you_mean(extra[0], ["procedure", "args", "provisional"]),
             )
+        # the names and arguments of a file a user was sent: their kinds are checked before use
+        if not isinstance(entry["procedure"], str):
+            raise _problem(path, text, "procedure", "give the procedure's name, as text")
+        if not isinstance(entry.get("args", {}), dict):
+            raise _problem(
+                path, text, "args", "give the arguments as a table: args = { name = value }"
+            )
         why = entry.get("provisional")
         if why is not None:
             if not isinstance(why, str) or not why.strip():

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Protocol
@@ -71,6 +74,24 @@ def _outcome(shard: Shard, get: Any) -> ShardResult:
     return result
 
 
+def watch_parent(parent: int, every: float = 0.5) -> None:
+    """In a worker: end this process when ``parent`` (the run that started it) is gone, so
+    a run killed outright (SIGKILL, or SIGTERM before it could stop its pool) leaves no
+    worker behind. A worker's own parent is the fork server, so the run is watched by pid."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            try:
+                os.kill(parent, 0)
+            except ProcessLookupError:
+                os._exit(1)  # the run is gone: nobody will read this worker's games
+            except PermissionError:
+                pass  # the pid exists (another user's now, after reuse): keep going
+
+    threading.Thread(target=watch, name="rulekit-watch-parent", daemon=True).start()
+
+
 class Processes:
     """Local worker processes (``--scheduler processes``)."""
 
@@ -78,7 +99,9 @@ class Processes:
         # forkserver, not fork: the parent runs a progress thread, and forking a process
         # with threads can copy a held lock into the child
         context = multiprocessing.get_context("forkserver")
-        self.pool = ProcessPoolExecutor(workers, mp_context=context)
+        self.pool = ProcessPoolExecutor(
+            workers, mp_context=context, initializer=watch_parent, initargs=(os.getpid(),)
+        )
         self.slots = workers
         self.pending: dict[Future[ShardResult], Shard] = {}
 

@@ -69,9 +69,10 @@ def check_out_dir(directory: str) -> Path:
         raise InputError(
             [
                 error(
-                    f"--out {directory} exists and is not a folder",
+                    f"'{directory}' is a file, not a folder",
                     where="--out",
-                    hint="give a new folder, or the folder of the study to resume",
+                    hint="--out names a folder for the shards: give a new name, or the folder "
+                    "of the study to resume",
                 )
             ]
         )
@@ -153,7 +154,22 @@ class ShardStore:
         self.meta = self.dir / META
         self.types = types
         self.columns = list(types)
-        self.dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:  # a folder on its path is a file
+            raise InputError(
+                [
+                    error(
+                        f"'{directory}' is a file, not a folder",
+                        where="--out",
+                        hint="--out names a folder for the shards: give a new name",
+                    )
+                ]
+            ) from None
+        except OSError as exc:
+            raise InputError(
+                [error(f"cannot make '{directory}': {exc.strerror or exc}", where="--out")]
+            ) from None
         _migrate(self.dir, self.meta)
         self.meta.mkdir(exist_ok=True)
         manifest = self.meta / MANIFEST

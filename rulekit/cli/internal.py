@@ -1,0 +1,64 @@
+"""The command line's last guards (``reports_errors``): input too deep or too large for the
+limits that should have come first, and any other exception, a bug of ours, reported as an
+internal error (where in the rulebook, and a request to report it), never a traceback."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from typing import Any, NoReturn
+
+import click
+
+INTERNAL_ERROR = 70  # EX_SOFTWARE (sysexits.h): rulekit itself failed, not the input
+
+
+def last_guard(exc: Exception) -> NoReturn:
+    """Report ``exc`` on the error stream and exit: 1 for input too deep or too large, 70
+    (an internal error) for anything else; click's own usage errors go on to click."""
+    if isinstance(exc, click.ClickException):
+        raise exc
+    from rich.text import Text
+
+    from rulekit.cli.show import err
+
+    if isinstance(exc, RecursionError | MemoryError):
+        # the limits (errors.MAX_*) and the step budget should have come first
+        what = "nests too deeply" if isinstance(exc, RecursionError) else "needs too much memory"
+        err.print(Text(f"rulekit: error: the input {what} to be worked through"))
+        sys.exit(1)
+    err.print(Text(internal_error(exc)))
+    sys.exit(INTERNAL_ERROR)
+
+
+def internal_error(exc: BaseException) -> str:
+    """The message of an unexpected exception: what it was, the rulebook procedure running
+    when it happened (the innermost interpreter on the stack), and a request to report it."""
+    lines = [f"rulekit: internal error: {type(exc).__name__}: {exc}"]
+    for frame, _ in reversed(list(traceback.walk_tb(exc.__traceback__))):
+        where = _rulebook_place(list(frame.f_locals.values()))
+        if where is not None:
+            lines.append(f"  while running {where}")
+            break
+    lines.append(
+        "  this is a bug in rulekit, not in your input: please report it to rulekit's "
+        "maintainers, with the command line and the files it read"
+    )
+    return "\n".join(lines)
+
+
+def _rulebook_place(values: list[Any]) -> str | None:
+    """``procedure NAME [rule] (file:line:col)`` of an interpreter among ``values``."""
+    for value in values:
+        frames, book = getattr(value, "frames", None), getattr(value, "book", None)
+        if not (isinstance(frames, list) and frames and book is not None):
+            continue
+        for running in reversed(frames):  # frames are named "procedure NAME", "table NAME"
+            kind, _, name = str(getattr(running, "name", "")).partition(" ")
+            decls = getattr(book, {"procedure": "procedures", "table": "tables"}.get(kind, ""), {})
+            decl = decls.get(name) if isinstance(decls, dict) else None
+            if decl is not None:
+                rule = f" {decl.ref}" if getattr(decl, "ref", None) is not None else ""
+                span = decl.span
+                return f"{kind} {name}{rule} ({span.file}:{span.line}:{span.column})"
+    return None
