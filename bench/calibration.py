@@ -239,9 +239,9 @@ def play(job: tuple[int, str]) -> dict[str, Any]:
 
 
 def run(
-    scenario: str, games: int, workers: int, rulebook: str = str(RULEBOOK)
+    scenario: str, games: int, workers: int, rulebook: str = str(RULEBOOK), first_seed: int = 0
 ) -> list[dict[str, Any]]:
-    jobs = [(seed, scenario) for seed in range(games)]
+    jobs = [(seed, scenario) for seed in range(first_seed, first_seed + games)]
     if workers <= 1:
         _init(rulebook)
         return [play(job) for job in jobs]
@@ -284,6 +284,8 @@ def report_full(games: list[dict[str, Any]]) -> None:
         med = statistics.median(xs)
         ok = abs(med - RECORD[key]) <= TOLERANCE * RECORD[key]
         print(f"  {label:24}{spread(xs):>24}  {RECORD[key]:>8}  {'yes' if ok else 'NO'}")
+    for g in games:  # a game read from --json has its years as text
+        g["by_year"] = {int(y): v for y, v in g["by_year"].items()}
     years = sorted({y for g in games for y in g["by_year"]})
     print("  by the end of the year (ships, tons):")
     for y in years:
@@ -442,19 +444,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--check", action="store_true", help="exit 1 when the war's shape is out of its bounds"
     )
+    parser.add_argument("--first-seed", type=int, default=0, help="seeds from this one on")
+    parser.add_argument(
+        "--from-json",
+        nargs="+",
+        metavar="FILE",
+        help="report the games of these --json files (runs played in parts) instead of playing",
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    full = (
-        run("full_campaign", args.games, args.workers, args.rulebook)
-        if args.scenario != "short_campaign"
-        else []
-    )
-    short_games = args.games if args.short_games is None else args.short_games
-    short = (
-        run("short_campaign", short_games, args.workers, args.rulebook)
-        if args.scenario != "full_campaign"
-        else []
-    )
+    if args.from_json:
+        games = [g for f in args.from_json for g in json.loads(Path(f).read_text())]
+        full = [g for g in games if g["scenario"] == "full_campaign"]
+        short = [g for g in games if g["scenario"] == "short_campaign"]
+    else:
+        full = (
+            run("full_campaign", args.games, args.workers, args.rulebook, args.first_seed)
+            if args.scenario != "short_campaign"
+            else []
+        )
+        short_games = args.games if args.short_games is None else args.short_games
+        short = (
+            run("short_campaign", short_games, args.workers, args.rulebook, args.first_seed)
+            if args.scenario != "full_campaign"
+            else []
+        )
     print(f"Silent War 2.1 calibration (issue 11 §3), {time.perf_counter() - start:.0f} s")
     shaped = True
     if full:
