@@ -65,6 +65,12 @@ def test_spotted_twice_is_one_marker_and_a_pack_is_spotted_together_23_1_24_6(
     assert loner.attrs["spotted"] is False
 
 
+BOATS = [
+    *("Tautog", "Thresher", "Gudgeon", "Triton", "Pollack", "Plunger", "Gato", "Growler"),
+    *("Finback", "Drum", "Flying Fish", "Greenling", "Grouper", "Wahoo", "Silversides"),
+]
+
+
 def test_repair_capacity_and_the_hold_box_10_1_10_21(silent_war: Checked) -> None:
     # [10.1] "The Base Max Repair Capacity is the total number of submarines that may be in
     # boxes "1", "2", and "3" at any one time." [10.21] "When submarines are repaired and there
@@ -73,7 +79,7 @@ def test_repair_capacity_and_the_hold_box_10_1_10_21(silent_war: Checked) -> Non
     game = Game(silent_war, [])
     pearl = game.v("base", "Pearl Harbor")
     capacity = game.call("repair_capacity", at=pearl)
-    names = ["Tautog", "Thresher", "Gudgeon", "Triton", "Pollack", "Plunger", "Gato", "Growler"]
+    names = BOATS  # more than Pearl Harbor's Max Repair Capacity (provisional)
     repairing = [
         game.call("start_at_base", name=n, at=pearl, box=game.v("base_box", "Repair 1"))
         for n in names[:capacity]
@@ -97,7 +103,7 @@ def test_repair_capacity_and_the_hold_box_10_1_10_21(silent_war: Checked) -> Non
 def full_pearl(game: Game) -> list[Any]:
     """Pearl Harbor with a boat in Repair Box 1 for each place of its Max Repair Capacity."""
     pearl = game.v("base", "Pearl Harbor")
-    names = ["Tautog", "Thresher", "Gudgeon", "Triton", "Pollack", "Plunger", "Gato", "Growler"]
+    names = BOATS  # more than Pearl Harbor's Max Repair Capacity (provisional)
     capacity = game.call("repair_capacity", at=pearl)
     return [
         game.call("start_at_base", name=n, at=pearl, box=game.v("base_box", "Repair 1"))
