@@ -13,6 +13,7 @@ import threading
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from rulekit.errors import InputError, RulekitError, error
@@ -92,25 +93,66 @@ def watch_parent(parent: int, every: float = 0.5) -> None:
     threading.Thread(target=watch, name="rulekit-watch-parent", daemon=True).start()
 
 
+# How often a shard is played again after the worker playing it died (killed, out of
+# memory): a shard that kills its worker every time is reported, not tried forever.
+SHARD_RETRIES = 2
+
+
 class Processes:
-    """Local worker processes (``--scheduler processes``)."""
+    """Local worker processes (``--scheduler processes``). A worker that dies takes the
+    pool down with every shard in flight; the pool is started again and those shards are
+    played again (up to :data:`SHARD_RETRIES` times each), the finished ones kept, as Dask
+    does with a lost worker."""
 
     def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.pool = self._start()
+        self.slots = workers
+        self.pending: dict[Future[ShardResult], Shard] = {}
+        self.retried: dict[tuple[int, int], int] = {}
+
+    def _start(self) -> ProcessPoolExecutor:
         # forkserver, not fork: the parent runs a progress thread, and forking a process
         # with threads can copy a held lock into the child
         context = multiprocessing.get_context("forkserver")
-        self.pool = ProcessPoolExecutor(
-            workers, mp_context=context, initializer=watch_parent, initargs=(os.getpid(),)
+        return ProcessPoolExecutor(
+            self.workers, mp_context=context, initializer=watch_parent, initargs=(os.getpid(),)
         )
-        self.slots = workers
-        self.pending: dict[Future[ShardResult], Shard] = {}
 
     def submit(self, shard: Shard) -> None:
         self.pending[self.pool.submit(play_shard, shard)] = shard
 
     def finished(self) -> list[ShardResult]:
         done, _ = wait(self.pending, return_when=FIRST_COMPLETED)
-        return [_outcome(self.pending.pop(f), f.result) for f in done]
+        if not any(isinstance(f.exception(), BrokenProcessPool) for f in done):
+            return [_outcome(self.pending.pop(f), f.result) for f in done]
+        # a worker died: what finished before is kept, the rest is played again
+        results, lost = [], []
+        for future, shard in list(self.pending.items()):
+            if future.done() and future.exception() is None:
+                results.append(future.result())
+            else:
+                lost.append(shard)
+        self.pending.clear()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool = self._start()
+        for shard in lost:
+            key = (shard.start, shard.stop)
+            self.retried[key] = self.retried.get(key, 0) + 1
+            if self.retried[key] > SHARD_RETRIES:
+                raise InputError(
+                    [
+                        error(
+                            f"a worker died playing seeds {shard.start}..{shard.stop - 1}, "
+                            f"{SHARD_RETRIES + 1} times: the run stops (the shards finished "
+                            "are kept in --out)",
+                            where="--scheduler",
+                            hint="play one of those seeds alone: rulekit run RULEBOOK --seed N",
+                        )
+                    ]
+                )
+            self.submit(shard)
+        return results
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
