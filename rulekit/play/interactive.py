@@ -13,6 +13,7 @@ from BaseException, so no ``except Exception`` of the engine can swallow them.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import tomllib
 from collections.abc import Callable
@@ -34,7 +35,9 @@ from rulekit.errors import InputError, RulekitError, error
 from rulekit.play.runner import Game, attach_policy, describe_turn, resume_game
 from rulekit.play.scenario import apply_scenario, find_scenario, load_scenario
 from rulekit.play.screen import (
+    BOARD_WIDTH,
     Viewer,
+    board_lines,
     default_index,
     help_lines,
     option_labels,
@@ -54,6 +57,11 @@ def play_dir() -> Path:
         return Path(given)
     data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(data) / "rulekit" / "play"
+
+
+def board_width() -> int:
+    """The board's width: the terminal's, at most 100 columns (and at least 60)."""
+    return max(60, min(shutil.get_terminal_size((100, 40)).columns, BOARD_WIDTH))
 
 
 def autosave_path() -> Path:
@@ -309,6 +317,7 @@ class PlaySession:
         self.write("")
         self.write(f"=== Turn {turn} of {info.turns}: {info.title}")
         self._status()
+        self._board(quiet=True)
 
     def _status(self) -> None:
         assert self.viewer is not None
@@ -317,6 +326,17 @@ class PlaySession:
             self.write("(this rulebook declares no status view)")
         for line in lines:
             self.write(f"  {line}")
+
+    def _board(self, quiet: bool = False) -> None:
+        """The rulebook's board view, drawn (``quiet``: nothing when it declares none)."""
+        assert self.viewer is not None
+        sections = self.viewer.board()
+        if sections is None:
+            if not quiet:
+                self.write("(this rulebook declares no board view)")
+            return
+        for line in board_lines(sections, board_width()):
+            self.write(line)
 
     def _turn_end(self, turn: int, events: list[Event]) -> None:
         if self.replaying:
@@ -426,6 +446,9 @@ class PlaySession:
             return None
         if word == "status" and not rest:
             self._status()
+            return None
+        if word == "board" and not rest:
+            self._board()
             return None
         if word == "log":
             assert self.viewer is not None
