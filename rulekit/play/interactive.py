@@ -24,14 +24,14 @@ import tomli_w
 from attrs import define, field
 
 from rulekit.analysis.advised import Goal, Lookahead
-from rulekit.book.checker import Checked
+from rulekit.book.checker import Checked, decision_names
 from rulekit.engine.dice import SeededDice
 from rulekit.engine.interpreter import Interpreter
 from rulekit.engine.policy import DecisionRequest
 from rulekit.engine.runtime import Frame
 from rulekit.engine.trace import Event
 from rulekit.engine.values import show, showing_pieces
-from rulekit.errors import InputError, RulekitError, error
+from rulekit.errors import InputError, RulekitError, did_you_mean, error
 from rulekit.play.runner import Game, attach_policy, describe_turn, resume_game
 from rulekit.play.scenario import apply_scenario, find_scenario, load_scenario
 from rulekit.play.screen import (
@@ -44,6 +44,7 @@ from rulekit.play.screen import (
     prompt_lines,
     story,
 )
+from rulekit.play.verdicts import Answered, brief, open_titles, words_of
 
 PLAY_FORMAT = 1
 ENV_DIR = "RULEKIT_PLAY_DIR"
@@ -95,6 +96,7 @@ class PlaySave:
     turn: int = 0
     ended: str = ""
     base: str = ""  # the text of the `rulekit run` save the game continued from, if any
+    always: list[str] = field(factory=list)  # decisions answered by their default, unasked
 
     def write(self, path: Path) -> None:
         data = {
@@ -112,6 +114,8 @@ class PlaySave:
         }
         if self.base:
             data["base"] = self.base
+        if self.always:
+            data["always"] = self.always
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".play-", suffix=".toml")
         with os.fdopen(fd, "wb") as handle:
@@ -158,6 +162,7 @@ def read_play_save(path: Path, rulebook: str | None = None) -> PlaySave:
             int(data.get("turn", 0)),
             str(data.get("ended", "")),
             str(data.get("base", "")),
+            [str(a) for a in data.get("always", [])],
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError([error(f"'{path}' is damaged: {exc!s}", where="--resume")]) from None
@@ -229,9 +234,11 @@ class PlaySession:
         self.resumed = False  # show the situation again at the first live moment
         self.auto_frame: Frame | None = None
         self.lookahead = Lookahead(checked)
+        self.words = words_of(checked)  # the rulebook's words for the story
         self.goal: Goal | None = None  # the last `advise EXPR`
         self.watching = False  # the look-ahead follows the game (from the first `advise`)
         self.pending: str | None = None  # an `advise` to answer once the game is rebuilt
+        self.answered: list[tuple[int, Answered]] = []  # answers not asked, to tell in place
 
     # ---- the game loop ------------------------------------------------------------------
 
@@ -260,6 +267,7 @@ class PlaySession:
 
     def _play(self) -> None:
         self.pos, self.shown, self.auto_frame = 0, 0, None
+        self.answered = []
         save = self.save
         if save.base:  # a game `rulekit run --save` wrote, continued here
             game = self._from_run_save(save.base)
@@ -355,7 +363,12 @@ class PlaySession:
             self._status()
         top = min(e.depth for e in events) if events else None  # the turn's phases
         assert self.viewer is not None
-        for line in story(self.viewer.conceal(events[self.shown :]), decisions=False, top=top):
+        told: list[Event | Answered] = list(self.viewer.conceal(events[self.shown :]))
+        for at, answer in reversed(self.answered):
+            told.insert(max(at - self.shown, 0), answer)
+        self.answered.clear()
+        opened = open_titles(events[: self.shown])  # the rolls name the rule they serve
+        for line in brief(told, self.words, top=top, titles=opened):
             self.write(line)
         self.shown = len(events)
 
@@ -383,16 +396,24 @@ class PlaySession:
             self.shown = len(interp.trace.events)
             self.lookahead.decided(request, index)
             return request.options[index], by
-        self._catch_up(interp.trace.events)
         title = self.viewer.interpolate(request.title or request.name)
         labels = option_labels(self.viewer, request.options)
-        if len(request.options) == 1:
-            self.write(f"  {title}: {labels[0]} (the only option)")
-            return self._answer(request, 0, "only option")
+        # a question answered without asking is told in the story, in its place, so that
+        # a run of them (TDC markers placed, units revealed) reads as one line
         default = default_index(request)
-        if default is not None and self._in_auto(interp):
-            self.write(f"  {title}: {labels[default]} (auto)")
-            return self._answer(request, default, "auto")
+        taken: tuple[int, str] | None = None
+        if len(request.options) == 1:
+            taken = 0, "only option"
+        elif default is not None and request.name in self.save.always:
+            taken = default, "always"
+        elif default is not None and self._in_auto(interp):
+            taken = default, "auto"
+        if taken is not None:
+            index, why = taken
+            here = len(interp.trace.events)
+            self.answered.append((here, Answered(interp.depth, title, labels[index], why)))
+            return self._answer(request, index, why)
+        self._catch_up(interp.trace.events)
         for line in prompt_lines(title, request, labels):
             self.write(line)
         if self.pending is not None:
@@ -453,7 +474,9 @@ class PlaySession:
         if word == "log":
             assert self.viewer is not None
             shown = self.viewer.conceal(interp.trace.events)
-            for line in story(shown, every=rest.strip() == "all"):
+            every = rest.strip() == "all"
+            lines = story(shown, every=True) if every else brief(shown, self.words)
+            for line in lines:
                 self.write(line)
             return None
         if word == "save":
@@ -472,12 +495,55 @@ class PlaySession:
             self.auto_frame = phase
             self.write(f"  auto: the rulebook's defaults for the rest of {phase.name}")
             return default
+        if word == "always":
+            return self._always(rest.strip() or request.name, request)
+        if word == "ask":
+            self._ask(rest.strip())
+            return None
         if word == "quit" and not rest:
             self._quit()
         if word == "advise":
             self._advise(rest.strip(), request, labels)
             return None
         return self._pick(answer, request, labels)
+
+    def _always(self, name: str, request: DecisionRequest) -> int | None:
+        """Set a routine question to be answered by its default from now on (saved with the
+        game); when it is this one, answer it now too."""
+        default = default_index(request)
+        here = name == request.name
+        if here and default is None:
+            self.write("  this question has no default: answer it, always works where one is")
+            return None
+        if not here and name not in self._decision_names():
+            hint = did_you_mean(name, sorted(self._decision_names()))
+            self.write(f"  there is no question '{name}'" + (f"; {hint}" if hint else ""))
+            return None
+        if name not in self.save.always:
+            self.save.always.append(name)
+        self._store(self.autosave)
+        self.write(f"  always: '{name}' takes the rulebook's default from now on")
+        self.write(f"  (ask {name}: it is asked again)")
+        return default if here else None
+
+    def _ask(self, name: str) -> None:
+        """Ask a question set to always again; without a name, list them."""
+        if not name:
+            if not self.save.always:
+                self.write("  no question is set to always")
+            for each in self.save.always:
+                self.write(f"  always: {each} (ask {each}: asked again)")
+            return
+        if name not in self.save.always:
+            are = f": {', '.join(self.save.always)} are" if self.save.always else ""
+            self.write(f"  '{name}' is not set to always{are}")
+            return
+        self.save.always.remove(name)
+        self._store(self.autosave)
+        self.write(f"  ask: '{name}' is asked again")
+
+    def _decision_names(self) -> set[str]:
+        return decision_names(self.checked.book)
 
     def _advise(self, text: str, request: DecisionRequest, labels: list[str]) -> None:
         """Each option's expected EXPR over this decision's procedure (analysis.advised).

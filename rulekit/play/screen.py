@@ -53,6 +53,8 @@ COMMANDS = (
     ("save [FILE]", "save the game (default: the autosave file)"),
     ("undo", "back to your previous decision"),
     ("auto", "take the defaults for the rest of this phase"),
+    ("always [NAME]", "this question (or NAME) answered by its default from now on"),
+    ("ask [NAME]", "list the questions set to always; ask NAME again"),
     ("advise EXPR", "each option's expected EXPR (min:EXPR: the least is best)"),
     ("quit", "stop (offers to save)"),
 )
