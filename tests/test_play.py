@@ -125,7 +125,7 @@ def test_silent_war_session(tmp_path: Path) -> None:
 
 
 def _to_combat(child: pexpect.spawn) -> pexpect.spawn:
-    enter_until(child, r"\? Which unit to reveal \[14\.13\]")
+    enter_until(child, r"\? Which unit to reveal( \([^\r\n]*\))? \[14\.13\]")
     child.expect(r"#1 face-down unit in column [A-D]")
     child.expect(PROMPT)
     child.sendline("")
@@ -202,7 +202,7 @@ def test_the_story_never_names_a_face_down_unit(tmp_path: Path) -> None:
     child = spawn(tmp_path, "rulebooks/silent_war", "--seed", "3")
     enter_until(child, r"Area Activity: [A-Za-z ]+ \[13\.0\]")  # then the draws
     told = ""
-    while child.expect([r"\? Which unit to reveal \[14\.13\]", PROMPT]) == 1:
+    while child.expect([r"\? Which unit to reveal( \([^\r\n]*\))? \[14\.13\]", PROMPT]) == 1:
         told += child.before
         child.sendline("")  # the posture, the column: the defaults
     told += child.before

@@ -115,7 +115,7 @@ def test_board_in_combat_shows_face_down_units_by_column_only(tmp_path: Path) ->
     """[14.13] "Japanese units are placed face down": on the board's Combat Display, a
     face-down unit shows its column, never its name or type; the cups show counts only."""
     child = spawn100(tmp_path, "rulebooks/silent_war", "--seed", "3")
-    enter_until(child, r"\? Which unit to reveal \[14\.13\]")
+    enter_until(child, r"\? Which unit to reveal( \([^\r\n]*\))? \[14\.13\]")
     child.expect(PROMPT)
     child.sendline("board")
     child.expect(r"Combat Display \[14\.11\]: submarines ([^\r\n]+)")

@@ -43,6 +43,7 @@ from rulekit.play.screen import (
     option_labels,
     prompt_lines,
     story,
+    with_subject,
 )
 from rulekit.play.verdicts import Answered, brief, open_titles, words_of
 
@@ -396,7 +397,7 @@ class PlaySession:
             self.shown = len(interp.trace.events)
             self.lookahead.decided(request, index)
             return request.options[index], by
-        title = self.viewer.interpolate(request.title or request.name)
+        title = with_subject(self.viewer, request.title or request.name)
         labels = option_labels(self.viewer, request.options)
         # a question answered without asking is told in the story, in its place, so that
         # a run of them (TDC markers placed, units revealed) reads as one line

@@ -236,6 +236,38 @@ def _cells(row: str) -> list[str]:
     return cells
 
 
+def with_subject(viewer: Viewer, text: str) -> str:
+    """A question's text naming what it is about: a text without ``{placeholders}`` gets the
+    pieces the deciding procedure is handling (its parameters and loop variables that are
+    pieces, through their views), so that "Torpedoes fired at this target" asked for two
+    ships reads "Torpedoes fired at this target (USS Salmon, Maru 4)" and then "(USS Salmon,
+    Maru 7)"."""
+    if placeholders(text):
+        return viewer.interpolate(text)
+    named = []
+    for value in viewer.game.locals.values():
+        if isinstance(value, Entity):
+            shown = viewer.label(value) + _ordinal(viewer, value)
+            if shown not in text and shown not in named:
+                named.append(shown)
+    return f"{text} ({', '.join(named[:3])})" if named else text
+
+
+def _ordinal(viewer: Viewer, piece: Entity) -> str:
+    """`` (k)`` when other pieces of the list that holds ``piece`` (the display, a column)
+    show alike (two face-down escorts at one range): its place among them, in the list's
+    order, the order they were placed in and the options are listed in; else nothing."""
+    shown = viewer.label(piece)
+    for value in viewer.game.state.values.values():
+        if isinstance(value, (list, tuple)) and any(x is piece for x in value):
+            alike = [x for x in value if isinstance(x, Entity) and viewer.label(x) == shown]
+            if len(alike) > 1:
+                place = next(k for k, x in enumerate(alike, start=1) if x is piece)
+                return f" ({place})"
+            return ""
+    return ""
+
+
 def option_labels(viewer: Viewer, options: Sequence[Any]) -> list[str]:
     """One label per option; alike labels (two face-down units in a column) are numbered."""
     labels = [viewer.label(o) for o in options]
