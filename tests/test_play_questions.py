@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -38,4 +39,36 @@ def test_a_question_naming_its_subject_is_left_as_written(tmp_path: Path) -> Non
     child.expect(r"\? Deploy Tautog from the Ready for Sea Box\? \[15\.1\]")
     child.expect(PROMPT)
     child.sendintr()
+    child.expect(pexpect.EOF)
+
+
+def test_advise_says_once_and_in_time_why_it_cannot_answer(tmp_path: Path) -> None:
+    """Deploying a boat changes no tonnage before the procedure ends: advise says so in one
+    line, not "0" for every option; at a combat decision over the path budget it says that,
+    within 2 s."""
+    child = spawn100(tmp_path, "rulebooks/silent_war", "--seed", "3")
+    child.expect(r"\? Deploy Tautog")
+    child.expect(PROMPT)
+    child.sendline("advise tonnage_sunk")
+    child.expect("playing the game again")
+    child.expect(r"no advice on tonnage_sunk: every option gives 0 by the end of procedure")
+    child.expect(PROMPT)
+    assert "#1 no: 0" not in child.before
+    child.sendline("advise")  # the same again, now that the look-ahead follows the game
+    start = time.monotonic()
+    child.expect(r"no advice on tonnage_sunk: every option gives 0")
+    assert time.monotonic() - start < 2.5
+    child.expect(PROMPT)
+    assert "no advice" not in child.before  # said once
+    child.sendline("")
+    enter_until(child, r"\? Attack Posture for the Re-Attack")
+    child.expect(PROMPT)
+    child.sendline("advise")
+    start = time.monotonic()
+    child.expect(r"no advice on tonnage_sunk: (more than \d+ paths|out of time)[^\r\n]*")
+    assert time.monotonic() - start < 2.5
+    child.expect(PROMPT)
+    assert "no advice" not in child.before
+    child.sendintr()
+    child.expect("interrupted: the game is saved in")
     child.expect(pexpect.EOF)

@@ -197,6 +197,8 @@ def play_transcript() -> str:
         out.extend([prompt + "] > ⏎", rest] if sep and rest.strip() else [line.rstrip()])
         if sep and not rest.strip():
             out[-1] = prompt + "] > ⏎"
+    while not out[0].startswith("Search & Contact and Combat"):
+        del out[0]  # the answer before it, on the phase's line
     return "\n".join(out)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -50,6 +51,7 @@ from rulekit.play.verdicts import Answered, brief, open_titles, words_of
 PLAY_FORMAT = 1
 ENV_DIR = "RULEKIT_PLAY_DIR"
 INTERRUPTED = 130
+ADVISE_SECONDS = 2.0  # `advise` answers within this, or says why it cannot
 
 
 def play_dir() -> Path:
@@ -563,16 +565,31 @@ class PlaySession:
         if self.goal is None:
             self.write("  advise what? e.g. advise " + next(iter(self.checked.book.tracks), "EXPR"))
             return
+        self.lookahead.deadline = time.monotonic() + ADVISE_SECONDS
         try:
             found = self.lookahead.values(request, self.goal)
         except RulekitError as exc:
             self.write(exc.render(self.checked.book.sources))
             return
+        finally:
+            self.lookahead.deadline = None
         which = "least" if self.goal.minimize else "most"
+        entry = self.lookahead.entries[-1] if self.lookahead.entries else None
+        where = f"procedure '{entry.procedure}'" if entry is not None else "its procedure"
         if isinstance(found, str):
-            self.write(f"  no advice on {self.goal.text}: {found}")
+            self.write(
+                f"  no advice on {self.goal.text}: {found} "
+                f"(the look-ahead plays {where} to its end for each option)"
+            )
             return
         values, at_best = found
+        if len(set(values)) == 1:
+            self.write(
+                f"  no advice on {self.goal.text}: every option gives {values[0]} by the end of "
+                f"{where}, the look-ahead's horizon; {self.goal.text} changes later than that "
+                "(advise something that procedure changes)"
+            )
+            return
         later = "at their best" if at_best else "at their defaults"
         best = self.goal.best(values, default_index(request))
         self.write(f"  expected {self.goal.text} ({which} is best; later decisions {later}):")
