@@ -176,7 +176,7 @@ def test_play_help_shows_the_question_filled_in(tmp_path: Path) -> None:
 
 def test_play_story_has_no_internal_lines(tmp_path: Path) -> None:
     printed = _play(tmp_path, "\n" * 60)
-    assert "Combat Phase [14.0]" in printed  # far enough into the turn
+    assert "Resolving the Attack [14.16]" in printed  # far enough into the turn
     # a return whose call was folded (book-keeping), or a distance look-up, told alone
     for internal in ("unit_transit_movement -> ", "base_distance -> "):
         assert internal not in printed, internal

@@ -114,7 +114,7 @@ def test_the_played_turn_in_the_docs_is_one_stretch_of_what_play_prints(tmp_path
     body = play.index("```\n", start) + 4
     block = play[body : play.index("\n```", body)]
     shown = [line.replace(" ⏎", " ").rstrip() for line in block.splitlines()]
-    assert len(shown) > 40 and shown[0].startswith("Combat Phase [14.0]")
+    assert len(shown) > 40 and shown[0].startswith("Search & Contact and Combat [13.0]")
     env = {**os.environ, "RULEKIT_PLAY_DIR": str(tmp_path)}
     result = subprocess.run(
         [sys.executable, "-m", "rulekit", "play", "rulebooks/silent_war", "--seed", "3"],

@@ -172,7 +172,7 @@ PLAY_MARK = "From a real game (seed 3, every answer Enter, the default)"
 
 def play_transcript() -> str:
     """The docs/play.md transcript: ``rulekit play`` on Silent War, seed 3, Enter at every
-    prompt, from its first Combat Phase to the first attack's result, each answer shown as
+    prompt, from the search of the first combat to the first attack's verdict, each answer shown as
     the player sees it (``[default] > ⏎``)."""
     import subprocess
 
@@ -187,8 +187,9 @@ def play_transcript() -> str:
         check=False,
     )
     lines = done.stdout.splitlines()
-    start = next(k for k, line in enumerate(lines) if line.startswith("Combat Phase [14.0]"))
-    end = next(k for k in range(start, len(lines)) if re.match(r"^\s*attack -> ", lines[k]))
+    first = next(k for k, line in enumerate(lines) if "Resolving the Attack [14.16]" in line)
+    start = max(k for k in range(first) if "Search & Contact and Combat" in lines[k])
+    end = first
     out: list[str] = []
     for line in lines[start : end + 1]:
         # without a terminal the answer is not echoed: what follows a prompt is on its line
@@ -196,6 +197,8 @@ def play_transcript() -> str:
         out.extend([prompt + "] > ⏎", rest] if sep and rest.strip() else [line.rstrip()])
         if sep and not rest.strip():
             out[-1] = prompt + "] > ⏎"
+    while not out[0].startswith("Search & Contact and Combat"):
+        del out[0]  # the answer before it, on the phase's line
     return "\n".join(out)
 
 

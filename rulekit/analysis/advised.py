@@ -24,6 +24,7 @@ default, ...").
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -171,6 +172,9 @@ class Lookahead:
     entries: list[Entry | None] = field(factory=list, init=False)
     live: int = field(default=0, init=False)  # entries that are not None
     log: list[int] = field(factory=list, init=False)
+    # `rulekit play`'s `advise` answers in time or says why not: the time.monotonic() by
+    # which the look-ahead gives up (None: no limit, as the advised policy runs)
+    deadline: float | None = field(default=None, init=False)
 
     def __attrs_post_init__(self) -> None:
         self.holders = frozenset(
@@ -270,6 +274,8 @@ class Lookahead:
             paths += 1
             if paths > self.max_paths:
                 return f"more than {self.max_paths} paths"
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                return f"out of time ({paths - 1} paths of the dice played)"
             tape = _Replay(prefix, at, later)
             try:
                 worth = self._run(entry, expr, goal.text, tape)

@@ -1,10 +1,12 @@
 """The checks of ``view`` declarations: what a player of ``rulekit play`` sees.
 
 ``view status = P``: P takes no arguments (or only ones with defaults) and returns text or
-a list of text, the lines of the status view. ``view T = P`` for a kind, enum or record T:
-P takes one T and returns text, how such a value shows in prompts and options (a face-down
-unit shows its position, not its identity). ``hidden KIND: A, B unless F``: A and B are
-attributes of KIND, F a bool attribute; ``hidden POOL``: POOL a state list.
+a list of text, the lines of the status view. ``view board = P``: P takes no arguments and
+returns a list of list of text, the board's sections (each its title, then its rows).
+``view T = P`` for a kind, enum or record T: P takes one T and returns text, how such a
+value shows in prompts and options (a face-down unit shows its position, not its
+identity). ``hidden KIND: A, B unless F``: A and B are attributes of KIND, F a bool
+attribute; ``hidden POOL``: POOL a state list.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from rulekit.errors import did_you_mean
 from rulekit.language import nodes as n
 
 STATUS = "status"
+BOARD = "board"
 
 
 class _Reporter(Protocol):
@@ -47,12 +50,19 @@ def check_views(c: _Reporter) -> None:
             if not (t.assignable(returns, t.TEXT) or t.assignable(returns, t.ListT(t.TEXT))):
                 c.err(f"view status: {proc.name} must return text or list of text", view.span)
             continue
+        if view.name == BOARD:
+            if required:
+                c.err(f"view board: {proc.name} must take no arguments", view.span)
+            if not t.assignable(returns, t.ListT(t.ListT(t.TEXT))):
+                c.err(f"view board: {proc.name} must return list of list of text", view.span)
+            continue
         known = {**book.kinds, **book.enums, **book.records}
         if view.name not in known:
             c.err(
-                f"view {view.name}: '{view.name}' is neither 'status' nor a kind, enum or record",
+                f"view {view.name}: '{view.name}' is neither 'status', 'board' "
+                "nor a kind, enum or record",
                 view.span,
-                hint=did_you_mean(view.name, [STATUS, *known]),
+                hint=did_you_mean(view.name, [STATUS, BOARD, *known]),
             )
             continue
         first = proc.params[0] if proc.params else None

@@ -13,7 +13,9 @@ from BaseException, so no ``except Exception`` of the engine can swallow them.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
+import time
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -23,28 +25,33 @@ import tomli_w
 from attrs import define, field
 
 from rulekit.analysis.advised import Goal, Lookahead
-from rulekit.book.checker import Checked
+from rulekit.book.checker import Checked, decision_names
 from rulekit.engine.dice import SeededDice
 from rulekit.engine.interpreter import Interpreter
 from rulekit.engine.policy import DecisionRequest
 from rulekit.engine.runtime import Frame
 from rulekit.engine.trace import Event
 from rulekit.engine.values import show, showing_pieces
-from rulekit.errors import InputError, RulekitError, error
+from rulekit.errors import InputError, RulekitError, did_you_mean, error
 from rulekit.play.runner import Game, attach_policy, describe_turn, resume_game
 from rulekit.play.scenario import apply_scenario, find_scenario, load_scenario
 from rulekit.play.screen import (
+    BOARD_WIDTH,
     Viewer,
+    board_lines,
     default_index,
     help_lines,
     option_labels,
     prompt_lines,
     story,
+    with_subject,
 )
+from rulekit.play.verdicts import Answered, brief, open_titles, words_of
 
 PLAY_FORMAT = 1
 ENV_DIR = "RULEKIT_PLAY_DIR"
 INTERRUPTED = 130
+ADVISE_SECONDS = 2.0  # `advise` answers within this, or says why it cannot
 
 
 def play_dir() -> Path:
@@ -54,6 +61,11 @@ def play_dir() -> Path:
         return Path(given)
     data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(data) / "rulekit" / "play"
+
+
+def board_width() -> int:
+    """The board's width: the terminal's, at most 100 columns (and at least 60)."""
+    return max(60, min(shutil.get_terminal_size((100, 40)).columns, BOARD_WIDTH))
 
 
 def autosave_path() -> Path:
@@ -87,6 +99,7 @@ class PlaySave:
     turn: int = 0
     ended: str = ""
     base: str = ""  # the text of the `rulekit run` save the game continued from, if any
+    always: list[str] = field(factory=list)  # decisions answered by their default, unasked
 
     def write(self, path: Path) -> None:
         data = {
@@ -104,6 +117,8 @@ class PlaySave:
         }
         if self.base:
             data["base"] = self.base
+        if self.always:
+            data["always"] = self.always
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".play-", suffix=".toml")
         with os.fdopen(fd, "wb") as handle:
@@ -150,6 +165,7 @@ def read_play_save(path: Path, rulebook: str | None = None) -> PlaySave:
             int(data.get("turn", 0)),
             str(data.get("ended", "")),
             str(data.get("base", "")),
+            [str(a) for a in data.get("always", [])],
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError([error(f"'{path}' is damaged: {exc!s}", where="--resume")]) from None
@@ -221,9 +237,11 @@ class PlaySession:
         self.resumed = False  # show the situation again at the first live moment
         self.auto_frame: Frame | None = None
         self.lookahead = Lookahead(checked)
+        self.words = words_of(checked)  # the rulebook's words for the story
         self.goal: Goal | None = None  # the last `advise EXPR`
         self.watching = False  # the look-ahead follows the game (from the first `advise`)
         self.pending: str | None = None  # an `advise` to answer once the game is rebuilt
+        self.answered: list[tuple[int, Answered]] = []  # answers not asked, to tell in place
 
     # ---- the game loop ------------------------------------------------------------------
 
@@ -252,6 +270,7 @@ class PlaySession:
 
     def _play(self) -> None:
         self.pos, self.shown, self.auto_frame = 0, 0, None
+        self.answered = []
         save = self.save
         if save.base:  # a game `rulekit run --save` wrote, continued here
             game = self._from_run_save(save.base)
@@ -309,6 +328,7 @@ class PlaySession:
         self.write("")
         self.write(f"=== Turn {turn} of {info.turns}: {info.title}")
         self._status()
+        self._board(quiet=True)
 
     def _status(self) -> None:
         assert self.viewer is not None
@@ -317,6 +337,17 @@ class PlaySession:
             self.write("(this rulebook declares no status view)")
         for line in lines:
             self.write(f"  {line}")
+
+    def _board(self, quiet: bool = False) -> None:
+        """The rulebook's board view, drawn (``quiet``: nothing when it declares none)."""
+        assert self.viewer is not None
+        sections = self.viewer.board()
+        if sections is None:
+            if not quiet:
+                self.write("(this rulebook declares no board view)")
+            return
+        for line in board_lines(sections, board_width()):
+            self.write(line)
 
     def _turn_end(self, turn: int, events: list[Event]) -> None:
         if self.replaying:
@@ -335,7 +366,12 @@ class PlaySession:
             self._status()
         top = min(e.depth for e in events) if events else None  # the turn's phases
         assert self.viewer is not None
-        for line in story(self.viewer.conceal(events[self.shown :]), decisions=False, top=top):
+        told: list[Event | Answered] = list(self.viewer.conceal(events[self.shown :]))
+        for at, answer in reversed(self.answered):
+            told.insert(max(at - self.shown, 0), answer)
+        self.answered.clear()
+        opened = open_titles(events[: self.shown])  # the rolls name the rule they serve
+        for line in brief(told, self.words, top=top, titles=opened):
             self.write(line)
         self.shown = len(events)
 
@@ -363,16 +399,24 @@ class PlaySession:
             self.shown = len(interp.trace.events)
             self.lookahead.decided(request, index)
             return request.options[index], by
-        self._catch_up(interp.trace.events)
-        title = self.viewer.interpolate(request.title or request.name)
+        title = with_subject(self.viewer, request.title or request.name)
         labels = option_labels(self.viewer, request.options)
-        if len(request.options) == 1:
-            self.write(f"  {title}: {labels[0]} (the only option)")
-            return self._answer(request, 0, "only option")
+        # a question answered without asking is told in the story, in its place, so that
+        # a run of them (TDC markers placed, units revealed) reads as one line
         default = default_index(request)
-        if default is not None and self._in_auto(interp):
-            self.write(f"  {title}: {labels[default]} (auto)")
-            return self._answer(request, default, "auto")
+        taken: tuple[int, str] | None = None
+        if len(request.options) == 1:
+            taken = 0, "only option"
+        elif default is not None and request.name in self.save.always:
+            taken = default, "always"
+        elif default is not None and self._in_auto(interp):
+            taken = default, "auto"
+        if taken is not None:
+            index, why = taken
+            here = len(interp.trace.events)
+            self.answered.append((here, Answered(interp.depth, title, labels[index], why)))
+            return self._answer(request, index, why)
+        self._catch_up(interp.trace.events)
         for line in prompt_lines(title, request, labels):
             self.write(line)
         if self.pending is not None:
@@ -427,10 +471,15 @@ class PlaySession:
         if word == "status" and not rest:
             self._status()
             return None
+        if word == "board" and not rest:
+            self._board()
+            return None
         if word == "log":
             assert self.viewer is not None
             shown = self.viewer.conceal(interp.trace.events)
-            for line in story(shown, every=rest.strip() == "all"):
+            every = rest.strip() == "all"
+            lines = story(shown, every=True) if every else brief(shown, self.words)
+            for line in lines:
                 self.write(line)
             return None
         if word == "save":
@@ -449,12 +498,55 @@ class PlaySession:
             self.auto_frame = phase
             self.write(f"  auto: the rulebook's defaults for the rest of {phase.name}")
             return default
+        if word == "always":
+            return self._always(rest.strip() or request.name, request)
+        if word == "ask":
+            self._ask(rest.strip())
+            return None
         if word == "quit" and not rest:
             self._quit()
         if word == "advise":
             self._advise(rest.strip(), request, labels)
             return None
         return self._pick(answer, request, labels)
+
+    def _always(self, name: str, request: DecisionRequest) -> int | None:
+        """Set a routine question to be answered by its default from now on (saved with the
+        game); when it is this one, answer it now too."""
+        default = default_index(request)
+        here = name == request.name
+        if here and default is None:
+            self.write("  this question has no default: answer it, always works where one is")
+            return None
+        if not here and name not in self._decision_names():
+            hint = did_you_mean(name, sorted(self._decision_names()))
+            self.write(f"  there is no question '{name}'" + (f"; {hint}" if hint else ""))
+            return None
+        if name not in self.save.always:
+            self.save.always.append(name)
+        self._store(self.autosave)
+        self.write(f"  always: '{name}' takes the rulebook's default from now on")
+        self.write(f"  (ask {name}: it is asked again)")
+        return default if here else None
+
+    def _ask(self, name: str) -> None:
+        """Ask a question set to always again; without a name, list them."""
+        if not name:
+            if not self.save.always:
+                self.write("  no question is set to always")
+            for each in self.save.always:
+                self.write(f"  always: {each} (ask {each}: asked again)")
+            return
+        if name not in self.save.always:
+            are = f": {', '.join(self.save.always)} are" if self.save.always else ""
+            self.write(f"  '{name}' is not set to always{are}")
+            return
+        self.save.always.remove(name)
+        self._store(self.autosave)
+        self.write(f"  ask: '{name}' is asked again")
+
+    def _decision_names(self) -> set[str]:
+        return decision_names(self.checked.book)
 
     def _advise(self, text: str, request: DecisionRequest, labels: list[str]) -> None:
         """Each option's expected EXPR over this decision's procedure (analysis.advised).
@@ -473,16 +565,31 @@ class PlaySession:
         if self.goal is None:
             self.write("  advise what? e.g. advise " + next(iter(self.checked.book.tracks), "EXPR"))
             return
+        self.lookahead.deadline = time.monotonic() + ADVISE_SECONDS
         try:
             found = self.lookahead.values(request, self.goal)
         except RulekitError as exc:
             self.write(exc.render(self.checked.book.sources))
             return
+        finally:
+            self.lookahead.deadline = None
         which = "least" if self.goal.minimize else "most"
+        entry = self.lookahead.entries[-1] if self.lookahead.entries else None
+        where = f"procedure '{entry.procedure}'" if entry is not None else "its procedure"
         if isinstance(found, str):
-            self.write(f"  no advice on {self.goal.text}: {found}")
+            self.write(
+                f"  no advice on {self.goal.text}: {found} "
+                f"(the look-ahead plays {where} to its end for each option)"
+            )
             return
         values, at_best = found
+        if len(set(values)) == 1:
+            self.write(
+                f"  no advice on {self.goal.text}: every option gives {values[0]} by the end of "
+                f"{where}, the look-ahead's horizon; {self.goal.text} changes later than that "
+                "(advise something that procedure changes)"
+            )
+            return
         later = "at their best" if at_best else "at their defaults"
         best = self.goal.best(values, default_index(request))
         self.write(f"  expected {self.goal.text} ({which} is best; later decisions {later}):")

@@ -9,12 +9,18 @@ an error in the rulebook, reported as a line of the view, not as a crash of the 
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
 from rulekit.book.check_exprs import placeholders
 from rulekit.book.checker import Checked
-from rulekit.book.views import STATUS
+from rulekit.book.views import BOARD, STATUS
 from rulekit.engine.dice import ForcedDice
 from rulekit.engine.hidden import secrets_of
 from rulekit.engine.interpreter import Interpreter
@@ -42,10 +48,13 @@ COMMANDS = (
     ("Enter", "the default, shown in brackets"),
     ("? / help", "the rule's number and title, and what each option means"),
     ("status", "the situation (the rulebook's status view)"),
+    ("board", "the board (the rulebook's board view)"),
     ("log [all]", "this turn so far (all: with the book-keeping)"),
     ("save [FILE]", "save the game (default: the autosave file)"),
     ("undo", "back to your previous decision"),
     ("auto", "take the defaults for the rest of this phase"),
+    ("always [NAME]", "this question (or NAME) answered by its default from now on"),
+    ("ask [NAME]", "list the questions set to always; ask NAME again"),
     ("advise EXPR", "each option's expected EXPR (min:EXPR: the least is best)"),
     ("quit", "stop (offers to save)"),
 )
@@ -81,6 +90,20 @@ class Viewer:
         value = self._call(view.procedure, {})
         lines = value if isinstance(value, (list, tuple)) else [value]
         return [show(line) if not isinstance(line, str) else line for line in lines]
+
+    def board(self) -> list[list[str]] | None:
+        """The board view's sections, each its title then its rows (None when the rulebook
+        declares no board view; a view that failed is one section saying so)."""
+        view = self.views.get(BOARD)
+        if view is None:
+            return None
+        value = self._call(view.procedure, {})
+        if isinstance(value, str):
+            return [[value]]
+        return [
+            [section] if isinstance(section, str) else [show(x) for x in section]
+            for section in value
+        ]
 
     def _kind_of(self, value: Any) -> str | None:
         if isinstance(value, Entity):
@@ -176,6 +199,73 @@ class Viewer:
             shown = self.label(value) if "." not in dotted else show(value)
             out = out.replace("{" + dotted + "}", shown)
         return out
+
+
+BOARD_WIDTH = 100  # the board fits a terminal of 100 columns
+
+
+def board_lines(sections: Sequence[Sequence[str]], width: int = BOARD_WIDTH) -> list[str]:
+    """The board drawn with rich: one framed table per section, its title on the frame, a
+    row's `` | `` parts in columns. No colour: the frames and the words carry it all."""
+    out = io.StringIO()
+    console = Console(file=out, width=width, color_system=None, force_terminal=False)
+    for section in sections:
+        if not section:
+            continue
+        title, rows = section[0], [_cells(r) for r in section[1:]]
+        columns = max((len(r) for r in rows), default=1)
+        table = Table(
+            show_header=False,
+            box=box.SQUARE,
+            expand=False,
+            pad_edge=True,
+        )
+        for _ in range(columns):
+            table.add_column(overflow="fold")
+        for row in rows:
+            table.add_row(*row, *([""] * (columns - len(row))))
+        console.print(Text(title))
+        console.print(table)
+    return [line.rstrip() for line in out.getvalue().rstrip("\n").split("\n")]
+
+
+def _cells(row: str) -> list[str]:
+    cells = [c.strip() for c in row.split(" | ")]
+    while len(cells) > 1 and not cells[-1]:
+        cells.pop()  # an empty last column (no marker here) draws nothing
+    return cells
+
+
+def with_subject(viewer: Viewer, text: str) -> str:
+    """A question's text naming what it is about: a text without ``{placeholders}`` gets the
+    pieces the deciding procedure is handling (its parameters and loop variables that are
+    pieces, through their views), so that "Torpedoes fired at this target" asked for two
+    ships reads "Torpedoes fired at this target (USS Salmon, Maru 4)" and then "(USS Salmon,
+    Maru 7)"."""
+    if placeholders(text):
+        return viewer.interpolate(text)
+    named = []
+    for value in viewer.game.locals.values():
+        if isinstance(value, Entity):
+            shown = viewer.label(value) + _ordinal(viewer, value)
+            if shown not in text and shown not in named:
+                named.append(shown)
+    return f"{text} ({', '.join(named[:3])})" if named else text
+
+
+def _ordinal(viewer: Viewer, piece: Entity) -> str:
+    """`` (k)`` when other pieces of the list that holds ``piece`` (the display, a column)
+    show alike (two face-down escorts at one range): its place among them, in the list's
+    order, the order they were placed in and the options are listed in; else nothing."""
+    shown = viewer.label(piece)
+    for value in viewer.game.state.values.values():
+        if isinstance(value, (list, tuple)) and any(x is piece for x in value):
+            alike = [x for x in value if isinstance(x, Entity) and viewer.label(x) == shown]
+            if len(alike) > 1:
+                place = next(k for k, x in enumerate(alike, start=1) if x is piece)
+                return f" ({place})"
+            return ""
+    return ""
 
 
 def option_labels(viewer: Viewer, options: Sequence[Any]) -> list[str]:

@@ -1,0 +1,147 @@
+"""The board in ``rulekit play`` (``view board``): drawn from the rulebook, within 100 columns,
+without colour, hiding what is face down. pexpect sessions in real 100x40 terminals."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulekit.play.screen import board_lines
+
+pexpect = pytest.importorskip("pexpect")
+
+from test_play import PROMPT, RULEKIT, enter_until, stop_at_next_prompt  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def spawn100(tmp_path: Path, *args: str) -> Any:
+    """``rulekit play`` in a terminal of 100 columns and 40 rows."""
+    env = dict(os.environ, RULEKIT_PLAY_DIR=str(tmp_path / "play"), COLUMNS="100", LINES="40")
+    return pexpect.spawn(
+        RULEKIT,
+        ["play", *args],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(40, 100),
+    )
+
+
+def test_board_lines_are_tables_within_the_width_without_colour() -> None:
+    sections = [
+        ["Places", "Here | Alpha, Beta | ULTRA", "There | - | "],
+        ["Cups", "A 3 | B 4"],
+        ["Long", "x" * 300],
+    ]
+    lines = board_lines(sections, width=100)
+    assert all(len(line) <= 100 for line in lines)
+    assert not any("\x1b" in line for line in lines)  # no colour codes: readable as text
+    text = "\n".join(lines)
+    assert lines[0] == "Places"
+    assert re.search(r"│ Here\s+│ Alpha, Beta │ ULTRA │", text)
+    # an empty last cell draws an empty cell, not a misplaced one
+    assert re.search(r"│ There\s+│ -\s+│\s+│", text)
+    assert re.search(r"│ A 3 │ B 4 │", text)
+    assert "x" * 90 in text.replace("│", "").replace(" ", "").replace("\n", "")  # folded, kept
+
+
+BOOK = """rulebook "Board" edition "1"
+dice d6 = 1..6
+
+state where: text = "Harbour" [1.0]
+
+BOARD
+
+procedure attack [1.0] "Attack"
+    if roll d6 >= 4:
+        where = "Sea"
+"""
+
+
+def test_board_view_is_checked(make_rulebook: Any) -> None:
+    from rulekit.book.checker import load
+    from rulekit.errors import RulekitError
+
+    head = "view board = b [1.0]\nprocedure b"
+    good = head + ' -> list of list of text [1.0]\n    return [["Map", "boat | {where}"]]'
+    load(str(make_rulebook(BOOK.replace("BOARD", good))))
+    for bad, message in [
+        (
+            head + '(x: int) -> list of list of text [1.0]\n    return [["{x}"]]',
+            "view board: b must take no arguments",
+        ),
+        (
+            head + ' -> text [1.0]\n    return "{where}"',
+            "view board: b must return list of list of text",
+        ),
+        (
+            'view bord = b [1.0]\nprocedure b -> text [1.0]\n    return "x"',
+            "neither 'status', 'board'",
+        ),
+    ]:
+        with pytest.raises(RulekitError) as caught:
+            load(str(make_rulebook(BOOK.replace("BOARD", bad))))
+        assert message in str(caught.value), (bad, str(caught.value))
+
+
+def test_silent_war_board_at_the_turn_start_names_each_boats_oparea(tmp_path: Path) -> None:
+    child = spawn100(tmp_path, "rulebooks/silent_war", "--seed", "3")
+    child.expect("=== Turn 1 of 15")
+    # the status view says where each boat at sea is ...
+    child.expect(r"Swordfish: at sea in ([^,\r\n]+), damage")
+    area = child.match.group(1)
+    child.expect(r"\? Deploy Tautog")
+    screen = child.before
+    # ... and the board draws it in that OpArea's row, with its Base and cups
+    assert "OpAreas [2.1]" in screen
+    assert re.search(rf"│ {re.escape(area)}\s+│ Swordfish \(", screen), screen
+    assert re.search(r"│ Pearl Harbor \(repair 0/\d\)\s+│ [A-Za-z ]+\s+│", screen)
+    assert re.search(r"│ A \d+ │ B \d+ │ C \d+ │ D \d+ │", screen)
+    drawn = [line for line in screen.splitlines() if line[:1] in "┌│└"]
+    assert drawn and all(len(line) <= 100 for line in drawn)
+    child.expect(PROMPT)
+    child.sendline("board")  # the command draws it again, on demand
+    child.expect(r"War Mix cups \[3\.1\]")
+    stop_at_next_prompt(child)
+
+
+def test_board_in_combat_shows_face_down_units_by_column_only(tmp_path: Path) -> None:
+    """[14.13] "Japanese units are placed face down": on the board's Combat Display, a
+    face-down unit shows its column, never its name or type; the cups show counts only."""
+    child = spawn100(tmp_path, "rulebooks/silent_war", "--seed", "3")
+    enter_until(child, r"\? Which unit to reveal( \([^\r\n]*\))? \[14\.13\]")
+    child.expect(PROMPT)
+    child.sendline("board")
+    child.expect(r"Combat Display \[14\.11\]: submarines ([^\r\n]+)")
+    child.expect(PROMPT)
+    screen = child.before
+    assert re.search(r"│ column [A-D]\s+│ face-down unit in column [A-D]", screen), screen
+    # every unit a War Mix cup can hold, by its printed name (war_mix.rk, [28.3])
+    names = ["M 1-3t", "M 4-5t", "M 6t or more", "Asahi Maru", "Kiku Maru", "Diligent Escort"]
+    names += ["AO", "AP", "DE", "DD", "CL", "CA", "CV", "BB", "Aircraft"]
+    leaks = [n for n in names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", screen)]
+    assert leaks == []
+    child.sendintr()
+    child.expect("interrupted: the game is saved in")
+    child.expect(pexpect.EOF)
+
+
+def test_steel_wolves_board_shows_the_travel_boxes(tmp_path: Path) -> None:
+    child = spawn100(tmp_path, "rulebooks/steel_wolves_like", "--seed", "3")
+    child.expect("=== Turn 2 of 9")
+    child.expect(r"travel box (\d+) of (\d+)")
+    box, boxes = int(child.match.group(1)), int(child.match.group(2))
+    child.expect(r"Travel boxes \[E1\]: the boat is travel box")
+    child.expect(r"└")
+    drawn = child.before
+    rows = re.findall(r"│ (\d+) +│ (Transit|Patrol Area|Mission Travel Box) ", drawn)
+    assert [int(r[0]) for r in rows] == list(range(1, boxes + 1))
+    assert re.search(rf"│ {box} +│[^\r\n]*<- the boat", drawn)
+    child.sendintr()
+    child.expect(pexpect.EOF)
