@@ -101,7 +101,7 @@ def test_silent_war_board_at_the_turn_start_names_each_boats_oparea(tmp_path: Pa
     # ... and the board draws it in that OpArea's row, with its Base and cups
     assert "OpAreas [2.1]" in screen
     assert re.search(rf"│ {re.escape(area)}\s+│ Swordfish \(", screen), screen
-    assert re.search(r"│ Pearl Harbor \(repair 0/\d\)\s+│ [A-Za-z ]+\s+│", screen)
+    assert re.search(r"│ Pearl Harbor \(repair 0/\d+\)\s+│ [A-Za-z ]+\s+│", screen)
     assert re.search(r"│ A \d+ │ B \d+ │ C \d+ │ D \d+ │", screen)
     drawn = [line for line in screen.splitlines() if line[:1] in "┌│└"]
     assert drawn and all(len(line) <= 100 for line in drawn)
