@@ -945,9 +945,10 @@ def test_a_pack_whose_transit_ends_in_a_typhoon_is_disbanded_24_14_7_21(
 ) -> None:
     # [24.14] "A wolfpack is also disbanded when in an OpArea with a Typhoon [7.21]." A pack of
     # three on its Transit side in the Marianas, bound for the Carolines, where a Typhoon-1 is,
-    # makes its Transit Move there. No Transit Event in a Typhoon OpArea; each boat's storm
-    # check [7.21] (undamaged: damaged on 0-1) rolls a 9.
-    game = Game(silent_war, [9, 9, 9])
+    # makes its Transit Move there (the player's choice: the default player would head for a
+    # calm OpArea instead, storm_sense.rk). No Transit Event in a Typhoon OpArea; each boat's
+    # storm check [7.21] (undamaged: damaged on 0-1) rolls a 9.
+    game = Game(silent_war, [9, 9, 9], heading="Carolines")
     game.set(year=1944, month="Jan")
     carolines = game.v("area", "Carolines")
     marker = game.interp.call(
