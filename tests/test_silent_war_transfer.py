@@ -282,3 +282,32 @@ def test_the_default_player_heads_for_an_oparea_not_another_base(silent_war: Che
     assert "Brisbane" in [str(o) for o in asked.options]
     assert str(asked.choice) not in ("Brisbane", "Pearl Harbor")
     assert sub.attrs["area"] is not None
+
+
+def test_a_boat_on_its_way_to_another_base_answers_a_special_mission_5_2_20_5(
+    silent_war: Checked,
+) -> None:
+    # [5.2] "If the player does not have enough submarines able to enter the zone via Patrol
+    # Movement, non-RTB submarines that are Transit side up in or adjacent to an OpArea with
+    # the SMZ must be moved into the SMZ during the Operations Segment." A boat transferring
+    # from Pearl Harbor to Brisbane is one. [20.5] "These submarines must conduct voluntary RTB
+    # movement [15.21] in the Transit Movement Phase of the current turn": then a Base of the
+    # player's choosing [15.23], no longer the transfer's.
+    game = Game(silent_war, [0] * 8, go=True, target="Brisbane", rtb_base="Pearl Harbor")
+    game.set(active_bases=(game.v("base", "Pearl Harbor"), game.v("base", "Brisbane")))
+    sub = ready_at(game, "Tautog", "Pearl Harbor", speed=2, range=8)
+    game.call("transit_movement", sub=sub)
+    assert sub.attrs["bound_for"] == game.v("base", "Brisbane")
+    area = sub.attrs["area"]
+    zone = game.v("smz", "Guadalcanal")
+    # the premise: the zone is linked to the boat's OpArea or one next to it
+    linked = game.call("smz_areas", smz=zone)
+    assert area in linked or any(a in game.call("routes", area=area) for a in linked)
+    game.set(active_smzs=(zone,))
+    game.state["missions"] = (game.call("mission", zone=zone, count=1),)
+    game.call("prep_phase")
+    game.call("transit_movement", sub=sub)
+    assert sub.attrs["smz"] == zone and str(sub.attrs["side"]) == "patrol"
+    assert sub.attrs["bound_for"] is None
+    game.call("transit_movement", sub=sub)  # [20.5] the next Transit Movement: home
+    assert len(game.events("decision", name="rtb_base")) == 1
