@@ -76,7 +76,7 @@ def test_silent_war_session(tmp_path: Path) -> None:
     child.expect("Thresher: at Pearl Harbor")
     child.expect(PROMPT)
     child.sendline("y")  # a unique beginning of "yes"
-    child.expect(r"\? Patrol area for Tautog to head for \[15\.1\]")
+    child.expect(r"\? Patrol area \(or another Base\) for Tautog to head for \[15\.1\]")
     child.expect(PROMPT)
     child.sendline("Marsh")
     child.expect(r"Tautog: where it is going to patrol -> Marshalls")
@@ -90,7 +90,7 @@ def test_silent_war_session(tmp_path: Path) -> None:
     child.expect(r"\? Cautious Transit for Tautog")
     child.expect(PROMPT)
     child.sendline("undo")
-    child.expect(r"\? Patrol area for Tautog to head for \[15\.1\]")
+    child.expect(r"\? Patrol area \(or another Base\) for Tautog to head for \[15\.1\]")
     child.expect(PROMPT)
     child.sendline("#18")  # the 18th option
     child.expect(r"Tautog: where it is going to patrol -> Java Sea")
@@ -232,7 +232,7 @@ def test_patrol_areas_show_distance_and_activity(tmp_path: Path) -> None:
     book = load(str(RULEBOOKS / "silent_war"))
     reds = book.lookup("area_activity", at={"area": "Gilberts", "war_period": "WP1"}).printed
     child = spawn(tmp_path, "rulebooks/silent_war", "--seed", "3")
-    enter_until(child, r"\? Patrol area for Tautog to head for \[15\.1\]")
+    enter_until(child, r"\? Patrol area \(or another Base\) for Tautog to head for \[15\.1\]")
     child.expect(PROMPT)
     # Tautog is at Pearl Harbor: Hawaiian Islands (1, [15.23]), then Gilberts (2) (map.rk)
     assert f"Gilberts (2 away, {reds.count('red')} red)" in child.before

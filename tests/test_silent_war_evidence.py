@@ -702,12 +702,6 @@ def test_a_spotted_pack_in_a_tropical_storm_rolls_once_for_the_whole_pack_7_2_c_
     assert [b.attrs["spotted"] for b in boats] == [True, True, True]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[15.1] Deployment Transit Movement 'From a Base to an OpArea, OpArea to OpArea or "
-    "Base to Base': movement.rk deploy offers OpAreas only, so no boat may transfer from one "
-    "Base to another",
-)
 def test_a_boat_ready_for_sea_may_transfer_to_another_base_15_1(silent_war: Checked) -> None:
     # [15.1] "Deployment Transit Movement / From a Base to an OpArea, OpArea to OpArea or Base
     # to Base / During the Operations Segment a submarine starting in the Ready for Sea Box of
