@@ -5,8 +5,11 @@ a list of text, the lines of the status view. ``view board = P``: P takes no arg
 returns a list of list of text, the board's sections (each its title, then its rows).
 ``view T = P`` for a kind, enum or record T: P takes one T and returns text, how such a
 value shows in prompts and options (a face-down unit shows its position, not its
-identity). ``hidden KIND: A, B unless F``: A and B are attributes of KIND, F a bool
-attribute; ``hidden POOL``: POOL a state list.
+identity). ``view D = P`` for the name D of a ``choose``: P takes the option as its
+parameter named D (its other parameters take the deciding procedure's variables of the same
+name) and rolls; ``rulekit play`` shows each option's chances of what P returns, by exact
+analysis (rulekit.play.odds). ``hidden KIND: A, B unless F``: A and B are attributes of
+KIND, F a bool attribute; ``hidden POOL``: POOL a state list.
 """
 
 from __future__ import annotations
@@ -30,8 +33,9 @@ class _Reporter(Protocol):
     def type_of(self, texpr: n.TypeExpr) -> t.Type: ...
 
 
-def check_views(c: _Reporter) -> None:
-    """Report a view whose procedure is missing or has the wrong shape."""
+def check_views(c: _Reporter, decisions: frozenset[str] = frozenset()) -> None:
+    """Report a view whose procedure is missing or has the wrong shape; ``decisions``: the
+    names of the rulebook's ``choose`` statements (a view of one shows its odds)."""
     book = c.book
     for view in book.views.values():
         proc = book.procedures.get(view.procedure)
@@ -57,12 +61,23 @@ def check_views(c: _Reporter) -> None:
                 c.err(f"view board: {proc.name} must return list of list of text", view.span)
             continue
         known = {**book.kinds, **book.enums, **book.records}
+        if view.name not in known and view.name in decisions:
+            # the odds of a decision: P is asked once per option, by exact analysis
+            if view.name not in {p.name for p in proc.params}:
+                c.err(
+                    f"view {view.name}: {proc.name} must take the option as a parameter "
+                    f"named '{view.name}'",
+                    view.span,
+                )
+            if proc.returns is None:
+                c.err(f"view {view.name}: {proc.name} must return what it decides", view.span)
+            continue
         if view.name not in known:
             c.err(
-                f"view {view.name}: '{view.name}' is neither 'status', 'board' "
-                "nor a kind, enum or record",
+                f"view {view.name}: '{view.name}' is neither 'status', 'board', "
+                "a kind, enum or record, nor the name of a choose",
                 view.span,
-                hint=did_you_mean(view.name, [STATUS, BOARD, *known]),
+                hint=did_you_mean(view.name, [STATUS, BOARD, *known, *sorted(decisions)]),
             )
             continue
         first = proc.params[0] if proc.params else None

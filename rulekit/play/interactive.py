@@ -33,6 +33,7 @@ from rulekit.engine.runtime import Frame
 from rulekit.engine.trace import Event
 from rulekit.engine.values import show, showing_pieces
 from rulekit.errors import InputError, RulekitError, did_you_mean, error
+from rulekit.play.odds import Odds, odds_said
 from rulekit.play.runner import Game, attach_policy, describe_turn, resume_game
 from rulekit.play.scenario import apply_scenario, find_scenario, load_scenario
 from rulekit.play.screen import (
@@ -242,6 +243,8 @@ class PlaySession:
         self.watching = False  # the look-ahead follows the game (from the first `advise`)
         self.pending: str | None = None  # an `advise` to answer once the game is rebuilt
         self.answered: list[tuple[int, Answered]] = []  # answers not asked, to tell in place
+        self.odds = Odds(checked)  # each option's chances, where the rulebook has a view
+        self.odds_shown: list[str] = []  # the current question's, for `?`
 
     # ---- the game loop ------------------------------------------------------------------
 
@@ -417,7 +420,8 @@ class PlaySession:
             self.answered.append((here, Answered(interp.depth, title, labels[index], why)))
             return self._answer(request, index, why)
         self._catch_up(interp.trace.events)
-        for line in prompt_lines(title, request, labels):
+        said = self._odds(request, interp)
+        for line in prompt_lines(title, request, labels, said):
             self.write(line)
         if self.pending is not None:
             text, self.pending = self.pending, None
@@ -429,6 +433,20 @@ class PlaySession:
             if picked is not None:
                 by = "player (auto)" if answer.lower() == "auto" else "player"
                 return self._answer(request, picked, by)
+
+    def _odds(self, request: DecisionRequest, interp: Interpreter) -> list[str]:
+        """Each option's chances (rulekit.play.odds), when the rulebook shows them for this
+        decision; a line saying why when they are not ready in time."""
+        self.odds_shown = []
+        if not self.odds.has(request):
+            return []
+        found = self.odds.work_out(request, interp)
+        title = self.odds.title(request)
+        if isinstance(found, str):
+            self.write(f"  odds ({title}): {found}")
+            return []
+        self.odds_shown = odds_said(found, title, show)
+        return self.odds_shown
 
     def _answer(self, request: DecisionRequest, index: int, by: str) -> tuple[Any, str]:
         self.lookahead.decided(request, index)
@@ -465,6 +483,7 @@ class PlaySession:
                 request,
                 labels,
                 self.viewer.interpolate if self.viewer else str,
+                self.odds_shown,
             ):
                 self.write(line)
             return None

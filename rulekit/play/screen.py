@@ -279,14 +279,21 @@ def option_labels(viewer: Viewer, options: Sequence[Any]) -> list[str]:
     return labels
 
 
-def prompt_lines(title: str, request: DecisionRequest, labels: list[str]) -> list[str]:
-    """The question and its options: ``#N label``, the default marked."""
+def prompt_lines(
+    title: str, request: DecisionRequest, labels: list[str], odds: Sequence[str] = ()
+) -> list[str]:
+    """The question and its options: ``#N label``, the default marked; ``odds``, when given,
+    one per option (what its roll needs and its chances: rulekit.play.odds), each option
+    then on a line of its own."""
     rule = f" [{request.rule}]" if request.rule else ""
     lines = [f"? {title}{rule}"]
     default = default_index(request)
     marked = [
         f"#{k} {x}" + (" (default)" if k - 1 == default else "") for k, x in enumerate(labels, 1)
     ]
+    if odds:
+        lines.extend(f"  {m}: {said}" for m, said in zip(marked, odds, strict=True))
+        return lines
     if len(labels) <= 8 and sum(len(m) + 3 for m in marked) <= 76:
         lines.append("  " + "   ".join(marked))
     else:
@@ -305,9 +312,11 @@ def help_lines(
     request: DecisionRequest,
     labels: list[str],
     fill: Callable[[str], str] = str,
+    odds: Sequence[str] = (),
 ) -> list[str]:
     """The rule behind a decision, what its options are, and the commands; ``fill`` puts
-    the values into the question's ``{placeholders}``, as the prompt shows it."""
+    the values into the question's ``{placeholders}``, as the prompt shows it; ``odds``:
+    each option's chances, as the prompt showed them."""
     frame = interp.frame
     name = frame.name.split(" ")[-1]  # "procedure deploy"
     proc = checked.book.procedures.get(name)
@@ -321,7 +330,8 @@ def help_lines(
     for k, (label, option) in enumerate(zip(labels, request.options, strict=True), start=1):
         note = _meaning(option)
         mark = "  <- the rulebook's default (its advice)" if k - 1 == default else ""
-        out.append(f"  #{k} {label}{note}{mark}")
+        chance = f": {odds[k - 1]}" if odds else ""
+        out.append(f"  #{k} {label}{note}{chance}{mark}")
     out.append("commands:")
     out.extend(f"  {name:<12} {what}" for name, what in COMMANDS)
     return out

@@ -313,7 +313,7 @@ def _verdict(
             table = words.of_table(nxt.table)
             return f"{said}: {table} says {show_value(nxt.result)}", k - at
         if isinstance(nxt, CheckEvent):
-            return f"{said}; {_condition(nxt, recent, roll.depth)}", k - at
+            return f"{said}; {condition_words(nxt, recent, roll.depth)}", k - at
         if isinstance(nxt, ValueEvent):
             recent[nxt.name] = nxt.value
             return f"{said}: {spaced(nxt.name)} {show_value(nxt.value)}", k - at
@@ -322,7 +322,7 @@ def _verdict(
     return said, 0
 
 
-def _condition(check: CheckEvent, recent: dict[str, Any], depth: int) -> str:
+def condition_words(check: CheckEvent, recent: dict[str, Any], depth: int) -> str:
     """A check in words with its answer: ``more than 7? no``."""
     answer = "yes" if check.result else "no"
     found = _COMPARE.match(check.condition.strip())
