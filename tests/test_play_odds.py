@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 import time
 from fractions import Fraction
 from itertools import product
@@ -25,7 +26,7 @@ from rulekit.play.odds import percent
 
 pexpect = pytest.importorskip("pexpect")
 
-from test_play import PROMPT, enter_until  # noqa: E402
+from test_play import PROMPT, RULEKIT, enter_until  # noqa: E402
 from test_play_board import spawn100  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,7 +64,8 @@ def gunnery_by_hand(range_: int) -> dict[str, Fraction]:
 
 
 def test_each_range_shows_the_shots_odds_counted_by_hand(tmp_path: Path) -> None:
-    child = spawn100(tmp_path, str(harbour_raid(tmp_path)), "--seed", "1")
+    book = str(harbour_raid(tmp_path))
+    child = spawn100(tmp_path, book, "--seed", "1")
     child.expect(r"\? Range to the raider, in hexes \[3\.2\]")
     child.expect(PROMPT)
     shown = re.findall(r"#(\d) (\d)[^:\r\n]*: the shot: ([^\r\n]+)", child.before)
@@ -72,6 +74,17 @@ def test_each_range_shows_the_shots_odds_counted_by_hand(tmp_path: Path) -> None
         counted = gunnery_by_hand(int(range_))
         expected = ", ".join(f"{k} {percent(p)}" for k, p in counted.items() if p)
         assert said.strip() == expected, (range_, said)
+        # and `rulekit prob` of the same procedure says the same
+        printed = subprocess.run(
+            [RULEKIT, "prob", book, "shot_odds", "--at", f"range={range_}"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        by_prob = dict(re.findall(r"│ (\w+)\s+│\s+(\d+(?:/\d+)?) │", printed))
+        assert {k: Fraction(v) for k, v in by_prob.items()} == {
+            k: p for k, p in counted.items() if p
+        }
     # the docs' count: at range 3 only a 12 sinks (1/36), at range 1 nine or more (10/36)
     assert gunnery_by_hand(3)["sunk"] == Fraction(1, 36)
     assert gunnery_by_hand(1)["sunk"] == Fraction(10, 36)
