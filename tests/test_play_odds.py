@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # the tutorial (Harbour Raid) in clear weather, its range decision showing the shot's odds
 ODDS_VIEW = """
-view range = shot_odds [3.2] "the shot"
+view choose range = shot_odds [3.2] "the shot"
 
 procedure shot_odds(range: int) -> shot [3.2]
     return gunnery(roll: roll 2d6 + gunnery_drm(range, weather))

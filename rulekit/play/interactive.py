@@ -245,6 +245,7 @@ class PlaySession:
         self.answered: list[tuple[int, Answered]] = []  # answers not asked, to tell in place
         self.odds = Odds(checked)  # each option's chances, where the rulebook has a view
         self.odds_shown: list[str] = []  # the current question's, for `?`
+        self.board_shown: list[str] = []  # the part of the board last drawn for a question
 
     # ---- the game loop ------------------------------------------------------------------
 
@@ -420,6 +421,7 @@ class PlaySession:
             self.answered.append((here, Answered(interp.depth, title, labels[index], why)))
             return self._answer(request, index, why)
         self._catch_up(interp.trace.events)
+        self._board_for(request)
         said = self._odds(request, interp)
         for line in prompt_lines(title, request, labels, said):
             self.write(line)
@@ -433,6 +435,20 @@ class PlaySession:
             if picked is not None:
                 by = "player (auto)" if answer.lower() == "auto" else "player"
                 return self._answer(request, picked, by)
+
+    def _board_for(self, request: DecisionRequest) -> None:
+        """The part of the board the question needs (the rulebook's view for it), unless it
+        is what the player has just been shown."""
+        assert self.viewer is not None
+        sections = self.viewer.board_for(request.name)
+        if not sections:
+            return
+        lines = board_lines(sections, board_width())
+        if lines == self.board_shown:
+            return
+        self.board_shown = lines
+        for line in lines:
+            self.write(line)
 
     def _odds(self, request: DecisionRequest, interp: Interpreter) -> list[str]:
         """Each option's chances (rulekit.play.odds), when the rulebook shows them for this

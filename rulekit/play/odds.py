@@ -1,6 +1,6 @@
 """Each option's chances at a decision of ``rulekit play``, by exact analysis.
 
-A rulebook says which decisions lead to dice and what the dice decide there: ``view D = P``
+A rulebook says which decisions lead to dice and what the dice decide there: ``view choose D = P``
 for the name D of a ``choose`` (docs/LANGUAGE.md, "Views"). P takes the option as its
 parameter named D, and its other parameters from the deciding procedure's variables of the
 same names; it rolls as the rules do and returns what the roll decides (a hit, a result of
@@ -67,14 +67,13 @@ class Odds:
     def __init__(self, checked: Checked) -> None:
         self.checked = checked
         book = checked.book
+        # `view choose D = P` whose P takes the option (the others draw part of the board)
         self.views = {
-            name: view
-            for name, view in book.views.items()
-            if name not in book.kinds
-            and name not in book.enums
-            and name not in book.records
+            view.name: view
+            for view in book.views.values()
+            if view.decision
             and view.procedure in book.procedures
-            and name in {p.name for p in book.procedures[view.procedure].params}
+            and view.name in {p.name for p in book.procedures[view.procedure].params}
         }
         self._pure: dict[str, bool] = {}
 

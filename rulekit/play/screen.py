@@ -105,6 +105,30 @@ class Viewer:
             for section in value
         ]
 
+    def board_for(self, decision: str) -> list[list[str]] | None:
+        """The part of the board a question shows with it: the sections of the rulebook's
+        ``view choose D = P`` for the decision's name D when P returns them (its parameters take
+        the deciding procedure's variables of the same names); None when it has none."""
+        book = self.checked.book
+        view = self.views.get(f"choose {decision}")
+        if view is None:
+            return None
+        proc = book.procedures.get(view.procedure)
+        if proc is None or decision in {p.name for p in proc.params}:
+            return None  # an odds view (rulekit.play.odds)
+        here = self.game.locals
+        args = {p.name: here[p.name] for p in proc.params if p.name in here}
+        if any(p.default is None and p.name not in args for p in proc.params):
+            return None
+        value = self._call(view.procedure, args)
+        if isinstance(value, str):
+            return [[value]]
+        if not isinstance(value, (list, tuple)) or not all(
+            isinstance(x, (list, tuple)) for x in value
+        ):
+            return None
+        return [[show(x) for x in section] for section in value]
+
     def _kind_of(self, value: Any) -> str | None:
         if isinstance(value, Entity):
             return value.kind
