@@ -30,7 +30,7 @@ from rulekit.engine.dice import SeededDice
 from rulekit.engine.interpreter import Interpreter
 from rulekit.engine.policy import DecisionRequest
 from rulekit.engine.runtime import Frame
-from rulekit.engine.trace import Event
+from rulekit.engine.trace import DrawEvent, Event
 from rulekit.engine.values import show, showing_pieces
 from rulekit.errors import InputError, RulekitError, did_you_mean, error
 from rulekit.play.odds import Odds, odds_said
@@ -358,7 +358,7 @@ class PlaySession:
             return
         self._catch_up(events)
         assert self.game is not None
-        self.write(describe_turn(self.game.reports[-1]))
+        self.write(describe_turn(self.game.reports[-1], self.words.name_of))
 
     def _catch_up(self, events: list[Event]) -> None:
         """Show the situation after a resume or undo, then the story since last told."""
@@ -374,8 +374,18 @@ class PlaySession:
         for at, answer in reversed(self.answered):
             told.insert(max(at - self.shown, 0), answer)
         self.answered.clear()
-        opened = open_titles(events[: self.shown])  # the rolls name the rule they serve
-        for line in brief(told, self.words, top=top, titles=opened):
+        before = events[: self.shown]
+        opened = open_titles(before)  # the rolls name the rule they serve
+        drawn = self.viewer.secrets.pools | {e.pool for e in events if isinstance(e, DrawEvent)}
+        for line in brief(
+            told,
+            self.words,
+            top=top,
+            titles=opened,
+            earlier=before,
+            pools=frozenset(drawn),
+            faces=self.viewer.faces_down,
+        ):
             self.write(line)
         self.shown = len(events)
 

@@ -198,13 +198,20 @@ class Viewer:
             if isinstance(e, DrawEvent) and (
                 e.pool in secrets.pools or (isinstance(e.item, str) and e.item in self._faces_down)
             ):
-                what = f"a face-down marker from {e.pool}" if e.pool in secrets.pools else e.item
+                pool = self.checked.book.states.get(e.pool)
+                named = pool.title if pool is not None and pool.title else e.pool.replace("_", " ")
+                what = f"one of the {named}" if e.pool in secrets.pools else e.item
                 out.append(NoteEvent(e.depth, f"drew {what}", e.rule))
             elif isinstance(e, SetEvent) and e.target in secret_sets and e.added is None:
                 out.append(NoteEvent(e.depth, f"{e.target} set face down", e.rule))
             else:
                 out.append(e)
         return out
+
+    @property
+    def faces_down(self) -> frozenset[str]:
+        """How the face-down pieces met so far were written (``face-down unit in column A``)."""
+        return frozenset(self._faces_down)
 
     def interpolate(self, text: str) -> str:
         """A prompt with its ``{name}`` / ``{name.attr}`` filled from the deciding procedure:
