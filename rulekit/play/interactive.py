@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
+import threading
 import time
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +28,7 @@ import tomli_w
 from attrs import define, field
 
 from rulekit.analysis.advised import Goal, Lookahead
+from rulekit.analysis.advised_situations import ADVISED_MAX_SITUATIONS
 from rulekit.book.checker import Checked, decision_names
 from rulekit.engine.dice import SeededDice
 from rulekit.engine.interpreter import Interpreter
@@ -83,6 +87,32 @@ class _Quit(BaseException):
 
 class _Rebuild(BaseException):
     """Play the game again from its start with the answers kept."""
+
+
+class _OutOfTime(BaseException):
+    """`advise`'s look-ahead by situations ran out of its time (it keeps no deadline of its
+    own): it works on copies of the game, so stopping it anywhere leaves the game as it was."""
+
+
+@contextmanager
+def _within(seconds: float) -> Iterator[None]:
+    """Stop what runs inside after ``seconds`` (a timer signal, where there is one: the main
+    thread of a POSIX process), by raising _OutOfTime."""
+    main = threading.current_thread() is threading.main_thread()
+    if not hasattr(signal, "setitimer") or not main:
+        yield
+        return
+
+    def ring(signum: int, frame: Any) -> None:
+        raise _OutOfTime
+
+    before = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
 
 
 @define
@@ -237,7 +267,7 @@ class PlaySession:
         self.shown = 0  # events of the current turn already told
         self.resumed = False  # show the situation again at the first live moment
         self.auto_frame: Frame | None = None
-        self.lookahead = Lookahead(checked)
+        self.lookahead = Lookahead(checked, max_situations=ADVISED_MAX_SITUATIONS)
         self.words = words_of(checked)  # the rulebook's words for the story
         self.goal: Goal | None = None  # the last `advise EXPR`
         self.watching = False  # the look-ahead follows the game (from the first `advise`)
@@ -284,7 +314,7 @@ class PlaySession:
             # as runner.new_game, but the session knows the game before the scenario's
             # set-up runs, since the set-up may ask the player too
             scenario = load_scenario(self.checked, find_scenario(self.checked, save.scenario))
-            self.lookahead = Lookahead(self.checked)
+            self.lookahead = Lookahead(self.checked, max_situations=ADVISED_MAX_SITUATIONS)
             interp = Interpreter(self.checked, SeededDice(save.seed), PlayPolicy(self))
             attach_policy(interp)
             game = Game(self.checked, scenario, interp, save.seed, "play")
@@ -305,7 +335,8 @@ class PlaySession:
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(text)
-            self.lookahead = Lookahead(self.checked)  # resume_game attaches it
+            # resume_game attaches it
+            self.lookahead = Lookahead(self.checked, max_situations=ADVISED_MAX_SITUATIONS)
             return resume_game(self.checked, tmp, "play", PlayPolicy(self))
         finally:
             os.unlink(tmp)
@@ -612,10 +643,15 @@ class PlaySession:
             return
         self.lookahead.deadline = time.monotonic() + ADVISE_SECONDS
         try:
-            found = self.lookahead.values(request, self.goal)
+            # the look-ahead by paths watches its deadline; by situations it does not: the
+            # timer stops it a little later, as a backstop
+            with _within(ADVISE_SECONDS + 0.25):
+                found = self.lookahead.values(request, self.goal)
         except RulekitError as exc:
             self.write(exc.render(self.checked.book.sources))
             return
+        except _OutOfTime:
+            found = f"out of time ({ADVISE_SECONDS:g} s, looking ahead by situations)"
         finally:
             self.lookahead.deadline = None
         which = "least" if self.goal.minimize else "most"
