@@ -201,3 +201,30 @@ def test_a_questions_view_is_checked(make_rulebook: Any) -> None:
             load(str(make_rulebook(base + bad)))
         said = str(caught.value) + " ".join(d.hint or "" for d in caught.value.diagnostics)
         assert message in said, (bad, said)
+
+
+def test_gato_leader_board_the_map_then_the_tactical_display_of_the_battle(
+    tmp_path: Path,
+) -> None:
+    """Gato Leader's board (rulebooks/gato_leader/board.rk): the Campaign Map's Areas with
+    their Submarines at the turn start; in a battle, the Tactical Display by its Areas, with
+    only the battle's Submarines in them and Ship counters Unknown until revealed."""
+    child = spawn100(tmp_path, "rulebooks/gato_leader", "--seed", "3")
+    child.expect(r"Campaign Map \[§Campaign Map Areas\]: Submarines, counters")
+    child.expect(r"│ Brisbane\s+│ USS Salmon, USS Stingray\s+│")
+    match = enter_until(child, r"\? set-up Area \((USS \w+)\) \[§Tactical Set-Up\]")
+    boat = match.group(1)
+    shown = child.before
+    assert "Tactical Display [§Tactical Display]: Alerted" in shown, shown
+    rows = re.findall(r"│ (Convoy Area|Short Range|Medium Range|Long Range|Convoy Wake)\s+│", shown)
+    assert rows == ["Convoy Area", "Short Range", "Medium Range", "Long Range", "Convoy Wake"]
+    assert "Unknown Merchant (range" in shown or "Unknown Naval (range" in shown
+    child.expect(PROMPT)
+    child.sendline("")  # set up in the default Area: the board shows it there, the others not
+    enter_until(child, r"\? Areas moved")
+    shown = child.before
+    assert re.search(rf"│ Convoy Wake\s+│ {boat} \(Surfaced\)", shown), shown
+    others = {"USS Salmon", "USS Stingray", "USS Tautog", "USS Gudgeon"} - {boat}
+    table = "\n".join(line for line in shown.splitlines() if line.startswith("│"))
+    assert not [o for o in others if o in table]  # not in the battle's Area: no zone
+    stop_at_next_prompt(child)
