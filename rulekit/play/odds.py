@@ -43,6 +43,7 @@ from rulekit.play.verdicts import condition_words
 
 ODDS_SECONDS = 0.2  # the whole decision's odds, or a line saying they are not ready
 ODDS_MAX_PATHS = 2_000  # paths of dice per option
+WALL_FACTOR = 10  # a busy machine may give this process a tenth of its time
 
 
 @define
@@ -95,7 +96,10 @@ class Odds:
         proc = self.checked.book.procedures[view.procedure]
         if not self._only_computes(view.procedure):
             return f"{view.procedure} changes the game: its odds cannot be worked out"
-        start = time.monotonic()
+        # the budget is the computer's time spent here (time.process_time), so that what is
+        # shown does not depend on what else the machine runs; the clock on the wall gets a
+        # backstop of WALL_FACTOR times as much
+        start = time.process_time()
         # the game as the player knows it: a copy, face-down pieces as their kind's defaults
         memo: dict[int, Any] = {}
         values = clone(game.state.values, memo)
@@ -114,11 +118,13 @@ class Odds:
         for option in request.options:
             args = {p.name: local[p.name] for p in proc.params if p.name in local}
             args[request.name] = option
-            left = seconds - (time.monotonic() - start)
+            left = seconds - (time.process_time() - start)
             if left <= 0:
                 return f"not worked out within {seconds:g} s"
             try:
-                chances = self._exact(view.procedure, state, game.entity_count, args, left)
+                chances = self._exact(
+                    view.procedure, state, game.entity_count, args, left * WALL_FACTOR
+                )
                 needs = self._needs(view.procedure, state, game.entity_count, args)
             except RulekitError as exc:
                 message = exc.diagnostics[0].message if exc.diagnostics else str(exc)
