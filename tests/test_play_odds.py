@@ -182,9 +182,9 @@ def test_silent_war_odds_are_worked_out_well_within_their_budget(
     work_out = odds_module.Odds.work_out
 
     def timed(self: odds_module.Odds, *args: object, **kwargs: object) -> object:
-        start = time.perf_counter()
+        start = time.process_time()
         found = work_out(self, *args, **kwargs)  # type: ignore[arg-type]
-        took.append((time.perf_counter() - start, isinstance(found, list)))
+        took.append((time.process_time() - start, isinstance(found, list)))
         return found
 
     monkeypatch.setattr(odds_module.Odds, "work_out", timed)
