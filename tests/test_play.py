@@ -200,7 +200,8 @@ def test_the_story_never_names_a_face_down_unit(tmp_path: Path) -> None:
     """[14.13] "Japanese units are placed face down": drawn from the War Mix, moved to a
     column, they are told by position until a Reveal turns them face up."""
     child = spawn(tmp_path, "rulebooks/silent_war", "--seed", "3")
-    enter_until(child, r"Area Activity: [A-Za-z ]+ \[13\.0\]")  # then the draws
+    # the Area Activity found (the note saying it again is left out), then the draws
+    enter_until(child, r"Search & Contact Phase \[13\.0\]: rolled -?\d+[^\r\n]*: level [A-Za-z ]+")
     told = ""
     while child.expect([r"\? Which unit to reveal( \([^\r\n]*\))? \[14\.13\]", PROMPT]) == 1:
         told += child.before

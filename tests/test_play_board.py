@@ -145,3 +145,86 @@ def test_steel_wolves_board_shows_the_travel_boxes(tmp_path: Path) -> None:
     assert re.search(rf"│ {box} +│[^\r\n]*<- the boat", drawn)
     child.sendintr()
     child.expect(pexpect.EOF)
+
+
+LEAKABLE = ["M 1-3t", "M 4-5t", "M 6t or more", "Asahi Maru", "Kiku Maru", "Diligent Escort"]
+
+
+def test_a_question_of_where_a_boat_goes_shows_the_map(tmp_path: Path) -> None:
+    """`view choose target = place_board`: the patrol area question comes with the map's
+    part of the board (OpAreas, Special Mission Zones), not the whole board again."""
+    child = spawn100(tmp_path, "rulebooks/silent_war", "--seed", "3")
+    child.expect(r"\? Deploy Tautog")
+    child.expect(PROMPT)
+    child.sendline("")
+    child.expect(r"\? Patrol area for Tautog to head for \[15\.1\]")
+    shown = child.before
+    assert "OpAreas [2.1]: submarines (section, side), markers" in shown
+    assert re.search(r"│ [A-Z][\w. ]+\s+│ Swordfish \(", shown), shown
+    assert "Special Mission Zones [20.0]" in shown
+    assert "War Mix cups" not in shown and "Bases [9.0]" not in shown
+    stop_at_next_prompt(child)
+
+
+def test_a_placement_in_combat_shows_the_combat_display_face_down(tmp_path: Path) -> None:
+    child = spawn100(tmp_path, "rulebooks/silent_war", "--seed", "3")
+    enter_until(child, r"\? Submarine Placement for (\w+) \[14\.11\]")
+    shown = child.before  # since the last answer
+    assert re.search(r"Combat Display \[14\.11\]: submarines \[?\w+", shown), shown
+    assert re.search(r"│ column [A-D]\s+│ face-down unit in column [A-D]", shown), shown
+    assert [n for n in LEAKABLE if n in shown] == []
+    stop_at_next_prompt(child)
+
+
+def test_a_questions_view_is_checked(make_rulebook: Any) -> None:
+    from rulekit.book.checker import load
+    from rulekit.errors import RulekitError
+
+    base = BOOK.replace("BOARD", "").replace(
+        "    if roll d6 >= 4:\n",
+        '    choose go from [1, 2] default 1 [1.0] "Go?"\n    if roll d6 >= 4:\n',
+    )
+    good = (
+        "view choose go = b [1.0]\nprocedure b -> list of list of text [1.0]\n"
+        '    return [["Map", "boat | {where}"]]\n'
+    )
+    load(str(make_rulebook(base + good)))
+    for bad, message in [
+        (good.replace("choose go", "choose gone"), "there is no choose named 'gone'"),
+        (
+            "view choose go = b [1.0]\nprocedure b(x: int) -> bool [1.0]\n    return roll d6 > x\n",
+            "must take the option as a parameter named 'go'",
+        ),
+        (good.replace("choose go", "go"), "a question's view is 'view choose go = ...'"),
+    ]:
+        with pytest.raises(RulekitError) as caught:
+            load(str(make_rulebook(base + bad)))
+        said = str(caught.value) + " ".join(d.hint or "" for d in caught.value.diagnostics)
+        assert message in said, (bad, said)
+
+
+def test_gato_leader_board_the_map_then_the_tactical_display_of_the_battle(
+    tmp_path: Path,
+) -> None:
+    """Gato Leader's board (rulebooks/gato_leader/board.rk): the Campaign Map's Areas with
+    their Submarines at the turn start; in a battle, the Tactical Display by its Areas, with
+    only the battle's Submarines in them and Ship counters Unknown until revealed."""
+    child = spawn100(tmp_path, "rulebooks/gato_leader", "--seed", "3")
+    child.expect(r"Campaign Map \[§Campaign Map Areas\]: Submarines, counters")
+    child.expect(r"│ Brisbane\s+│ USS Salmon, USS Stingray\s+│")
+    match = enter_until(child, r"\? set-up Area \((USS \w+)\) \[§Tactical Set-Up\]")
+    boat = match.group(1)
+    shown = child.before
+    assert "Tactical Display [§Tactical Display]: Alerted" in shown, shown
+    rows = re.findall(r"│ (Convoy Area|Short Range|Medium Range|Long Range|Convoy Wake)\s+│", shown)
+    assert rows == ["Convoy Area", "Short Range", "Medium Range", "Long Range", "Convoy Wake"]
+    assert "Unknown Merchant (range" in shown or "Unknown Naval (range" in shown
+    child.expect(PROMPT)
+    child.sendline("")  # set up in the default Area: the board shows it there, the others not
+    enter_until(child, r"\? Areas moved")
+    shown = child.before
+    assert re.search(rf"│ Convoy Wake\s+│ {boat} \(Surfaced\)", shown), shown
+    others = {"USS Salmon", "USS Stingray", "USS Tautog", "USS Gudgeon"} - {boat}
+    table = "\n".join(line for line in shown.splitlines() if line.startswith("│"))
+    assert not [o for o in others if o in table]  # not in the battle's Area: no zone
+    stop_at_next_prompt(child)

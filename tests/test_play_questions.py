@@ -72,3 +72,23 @@ def test_advise_says_once_and_in_time_why_it_cannot_answer(tmp_path: Path) -> No
     child.sendintr()
     child.expect("interrupted: the game is saved in")
     child.expect(pexpect.EOF)
+
+
+def test_advise_by_situations_is_stopped_in_time() -> None:
+    """The look-ahead by situations keeps no deadline of its own: `advise` stops it by a
+    timer, and leaves the timer as it found it."""
+    import signal
+
+    from rulekit.play.interactive import _OutOfTime, _within
+
+    before = signal.getsignal(signal.SIGALRM)
+    start = time.monotonic()
+    with pytest.raises(_OutOfTime), _within(0.1):
+        while time.monotonic() - start < 5:
+            pass
+    assert time.monotonic() - start < 1
+    assert signal.getsignal(signal.SIGALRM) == before
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    with _within(0.5):
+        pass  # nothing rings after
+    time.sleep(0.6)

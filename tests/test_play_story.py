@@ -87,11 +87,53 @@ def test_book_keeping_is_grouped_and_a_note_tells_its_calls_changes() -> None:
     ]
     lines = brief(events, WORDS, top=1)
     assert lines == [
-        "Prep for Operations Phase [11.0]",
-        "  Skipjack: OpArea section -> operating; Swordfish: OpArea section -> operating",
+        # a phase of one line, followed by another, on one line
+        "Prep for Operations Phase [11.0]: Skipjack: OpArea section -> operating; Swordfish:"
+        " OpArea section -> operating",
         "Turn a unit face up [14.13]",
         "  revealed Asahi Maru in column A [14.13]",
     ]
+
+
+def test_what_is_put_back_or_drawn_is_not_told_twice() -> None:
+    """Book-keeping that leaves a thing as it was before the turn changed it (attack points
+    back to 0, a round's flag back to its declared start), a pool's loss told by its draw, a
+    note saying again what a roll decided: left out. Two rolls of one rule share a line."""
+    words = Words(states={"flag": "Only one Event per round"}, initial={"flag": False})
+    events = [
+        CallEvent(1, "combat", "14.0", "Combat Phase", {}),
+        CallEvent(2, "search", "13.0", "Search & Contact Phase", {}),
+        _roll(3, 8, [], "13.0"),
+        LookupEvent(3, "activity", "13.0", {"roll": 8}, ["8"], "High", False, "x"),
+        NoteEvent(3, "Area Activity: High", "13.0"),
+        ReturnEvent(2, "search", None),
+        NoteEvent(2, "drew face-down piece from cup A", "13.1 C"),
+        SetEvent(2, "cup_a", 5, 4, "13.1 C", added=[], removed=["face-down piece"]),
+        CallEvent(2, "allocate", "14.15", "Allocate attack points", {}),
+        SetEvent(3, "Maru.points", 0, 6, "14.15"),
+        ReturnEvent(2, "allocate", None),
+        CallEvent(2, "attack", "14.16", "Resolving the Attack", {}),
+        _roll(3, 1, [], "14.16"),
+        CheckEvent(3, "roll d10 > difference", False, "14.16"),
+        _roll(3, 3, [], "14.16"),
+        LookupEvent(3, "results", "14.16", {"roll": 3}, ["3"], "Damaged", False, "x"),
+        ReturnEvent(2, "attack", "damaged"),
+        CallEvent(2, "reset", "14.1", "Effects that last one attack round", {}),
+        SetEvent(3, "Maru.points", 6, 0, "14.1"),
+        SetEvent(3, "flag", True, False, "14.1"),
+        SetEvent(3, "Sub.damage", 0, 1, "14.2"),
+        ReturnEvent(2, "reset", None),
+        ReturnEvent(1, "combat", None),
+    ]
+    lines = brief(events, words, top=1)
+    said = "\n".join(lines)
+    assert "Area Activity" not in said  # the roll's line says it: "level High"
+    assert "cup_a" not in said and "cup a" not in said  # the draw says it
+    assert "points -> 0" not in said and "Only one Event" not in said  # put back
+    assert "Maru: points -> 6" in said  # ... but the allocation itself is told
+    assert "Sub: damage -> 1" in said
+    joined = "Resolving the Attack [14.16]: rolled 1; more than difference? no; then rolled 3:"
+    assert joined in said
 
 
 def test_answers_set_to_always_are_not_told_and_auto_ones_are_grouped() -> None:
@@ -192,3 +234,49 @@ def test_always_is_saved_with_the_game_and_ask_undoes_it(tmp_path: Path) -> None
     again.expect("interrupted: the game is saved in")
     again.expect(pexpect.EOF)
     assert "always" not in tomllib.loads((tmp_path / "play" / "autosave.toml").read_text())
+
+
+def test_the_heaviest_turn_measured_tells_its_story_in_150_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The heaviest Silent War turn of seeds 1-6 with the routine questions set to always
+    (measured: seed 1, turn 4, nine submarines, eight combats; 209 lines before the story
+    grouped what goes together) is told in at most 150 lines, every roll of the turn's
+    trace in it, and its summary in the game's words."""
+    from rulekit.book.checker import load
+    from rulekit.engine.trace import RollEvent as Roll
+    from rulekit.play.interactive import PlaySession, start_save
+
+    monkeypatch.setenv("RULEKIT_PLAY_DIR", str(tmp_path / "play"))
+    checked = load("rulebooks/silent_war")
+    save = start_save(checked, "rulebooks/silent_war", None, 1)
+    save.always = list(ROUTINE)
+    written: list[str] = []
+    rolls: list[int] = []
+
+    def read(_: str) -> str:
+        if any(line.startswith("=== Turn 5 of") for line in written[-60:]):
+            raise EOFError
+        return ""
+
+    session = PlaySession(checked, save, read, lambda x: written.extend(str(x).split("\n")))
+    real = session._turn_end
+
+    def turn_end(turn: int, events: list[Any]) -> None:
+        rolls.append(sum(isinstance(e, Roll) for e in events))
+        real(turn, events)
+
+    monkeypatch.setattr(session, "_turn_end", turn_end)
+    assert session.run() == 130
+    lines = _turn("\n".join(written), 4)
+    story = lines[next(k for k, x in enumerate(lines) if x.startswith("-- Strategic")) :]
+    said = "\n".join(story)
+    assert 100 < len(story) <= 150, said
+    assert said.count("rolled ") == rolls[3]  # every roll told, none twice
+    assert "? Base Sargo returns to [15.23]" in said  # every question asked is there
+    assert "M 1-3t: sunk -> yes" in said  # and every result
+    assert "Pollack: Damage markers -> 1" in said
+    summary = story[-1]
+    assert summary.startswith("turn 4: War Period marker: WP1; Month marker: Jan;"), summary
+    assert "Ships Sunk: 1" in summary and "ships_sunk" not in summary
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b", said), said

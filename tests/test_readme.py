@@ -115,7 +115,8 @@ def test_the_played_turn_in_the_docs_is_one_stretch_of_what_play_prints(tmp_path
     block = play[body : play.index("\n```", body)]
     shown = [line.replace(" ⏎", " ").rstrip() for line in block.splitlines()]
     assert len(shown) > 40 and shown[0].startswith("Search & Contact and Combat [13.0]")
-    env = {**os.environ, "RULEKIT_PLAY_DIR": str(tmp_path)}
+    # the board is drawn to the terminal's width: 100 columns, as the transcript was taken
+    env = {**os.environ, "RULEKIT_PLAY_DIR": str(tmp_path), "COLUMNS": "100"}
     result = subprocess.run(
         [sys.executable, "-m", "rulekit", "play", "rulebooks/silent_war", "--seed", "3"],
         input="\n" * 400,
@@ -131,3 +132,25 @@ def test_the_played_turn_in_the_docs_is_one_stretch_of_what_play_prints(tmp_path
     lines = [line.rstrip() for line in printed.splitlines()]
     starts = [k for k in range(len(lines)) if lines[k : k + len(shown)] == shown]
     assert starts, "docs/play.md's transcript is not one stretch of what play prints"
+
+
+def test_the_play_screen_in_the_docs_is_what_a_terminal_shows() -> None:
+    """docs/play.md's captured screen (for the README's play section) is the last 40 rows
+    of 100 columns that `rulekit play rulebooks/silent_war --seed 3` shows, Enter at every
+    prompt, at the first question with a chance to hit above zero (tools/docs_examples.py
+    captures it: `python tools/docs_examples.py --update docs/play.md`)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import docs_examples
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    play = (ROOT / "docs" / "play.md").read_text(encoding="utf-8")
+    start = play.index(docs_examples.PLAY_SCREEN_MARK)
+    body = play.index("```\n", start) + 4
+    block = play[body : play.index("\n```", body)]
+    lines = docs_examples.played_lines()
+    assert block == docs_examples.play_screen(lines)
+    rows = sum(max(1, -(-len(line) // 100)) for line in block.splitlines())
+    assert 35 <= rows <= 40
+    assert re.search(r"#\d+ \d+ \(default\): to hit: needs \d+ \(difference\) or less on d10: "
+                     r"[1-9]\d*%\n\[\d+\] > $", block)  # fmt: skip

@@ -170,10 +170,12 @@ def update(path: Path, found: dict[int, list[str]]) -> None:
 PLAY_MARK = "From a real game (seed 3, every answer Enter, the default)"
 
 
-def play_transcript() -> str:
-    """The docs/play.md transcript: ``rulekit play`` on Silent War, seed 3, Enter at every
-    prompt, from the search of the first combat to the first attack's verdict, each answer shown as
-    the player sees it (``[default] > ⏎``)."""
+PLAY_SCREEN_MARK = "A screen of a real game (seed 3, every answer Enter)"
+
+
+def played_lines() -> list[str]:
+    """What ``rulekit play rulebooks/silent_war --seed 3`` prints with Enter at every prompt
+    (not on a terminal: an answer is not echoed, what follows a prompt is on its line)."""
     import subprocess
 
     done = subprocess.run(
@@ -182,11 +184,45 @@ def play_transcript() -> str:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env={**os.environ, "RULEKIT_PLAY_DIR": tempfile.mkdtemp(prefix="rulekit-docs-play-")},
+        env={
+            **os.environ,
+            "RULEKIT_PLAY_DIR": tempfile.mkdtemp(prefix="rulekit-docs-play-"),
+            "COLUMNS": "100",  # the board is drawn to the terminal's width
+        },
         timeout=600,
         check=False,
     )
-    lines = done.stdout.splitlines()
+    return done.stdout.splitlines()
+
+
+def play_screen(lines: list[str] | None = None, rows: int = 40, width: int = 100) -> str:
+    """The screen docs/play.md shows (for the README's play section): the last ``rows`` rows
+    a terminal of ``width`` columns shows when Silent War seed 3 (Enter at every prompt)
+    first asks a question with a chance to hit above zero. An answer, not echoed here, ends
+    its prompt's row, as on the terminal."""
+    lines = played_lines() if lines is None else lines
+    shown: list[str] = []
+    for line in lines:
+        prompt, sep, rest = line.partition("] > ")
+        shown.extend([prompt + "] > ", rest.rstrip()] if sep and rest.strip() else [line.rstrip()])
+    odds = re.compile(r"to hit: needs .*: [1-9][\d.]*%$")
+    at = next(k for k, line in enumerate(shown) if odds.search(line))
+    end = next(k for k in range(at, len(shown)) if shown[k].endswith("] > "))
+    screen: list[str] = []
+    used = 0
+    for line in reversed(shown[: end + 1]):
+        used += max(1, -(-len(line) // width))  # a longer line wraps
+        if used > rows:
+            break
+        screen.insert(0, line)
+    return "\n".join(screen)
+
+
+def play_transcript(lines: list[str] | None = None) -> str:
+    """The docs/play.md transcript: ``rulekit play`` on Silent War, seed 3, Enter at every
+    prompt, from the search of the first combat to the first attack's verdict, each answer shown as
+    the player sees it (``[default] > ⏎``)."""
+    lines = played_lines() if lines is None else lines
     first = next(k for k, line in enumerate(lines) if "Resolving the Attack [14.16]" in line)
     start = max(k for k in range(first) if "Search & Contact and Combat" in lines[k])
     end = first
@@ -203,19 +239,22 @@ def play_transcript() -> str:
 
 
 def update_play(path: Path) -> bool:
-    """Write the play transcript into docs/play.md; whether it changed."""
-    text = path.read_text(encoding="utf-8")
-    start = text.index(PLAY_MARK)
-    body = text.index("```\n", start) + 4
-    end = text.index("\n```", body)
-    new = play_transcript()
-    if text[body:end] == new:
-        return False
-    print("\n".join(difflib.unified_diff(text[body:end].splitlines(), new.splitlines(),
-                                         "docs/play.md (shown)", "rulekit play (printed)",
-                                         lineterm="")))  # fmt: skip
-    path.write_text(text[:body] + new + text[end:], encoding="utf-8")
-    return True
+    """Write the play screen and transcript into docs/play.md; whether they changed."""
+    lines = played_lines()
+    changed = False
+    for mark, new in ((PLAY_SCREEN_MARK, play_screen(lines)), (PLAY_MARK, play_transcript(lines))):
+        text = path.read_text(encoding="utf-8")
+        start = text.index(mark)
+        body = text.index("```\n", start) + 4
+        end = text.index("\n```", body)
+        if text[body:end] == new:
+            continue
+        print("\n".join(difflib.unified_diff(text[body:end].splitlines(), new.splitlines(),
+                                             "docs/play.md (shown)", "rulekit play (printed)",
+                                             lineterm="")))  # fmt: skip
+        path.write_text(text[:body] + new + text[end:], encoding="utf-8")
+        changed = True
+    return changed
 
 
 def main(argv: list[str] | None = None) -> int:

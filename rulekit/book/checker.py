@@ -185,7 +185,7 @@ class Checker(ExprChecker):
         self._procedures()
         for sequence in self.book.sequences.values():
             self._sequence(sequence)
-        check_views(self)
+        check_views(self, frozenset(decision_names(self.book)))
         check_hidden(self)
         return Checked(
             self.book,

@@ -304,9 +304,9 @@ class _Loader:
             book.options[decl.name] = decl
             return
         if isinstance(decl, n.ViewDecl):
-            if decl.name in book.views:
-                self._duplicate(f"view {decl.name}", decl.span, book.views[decl.name].span)
-            book.views[decl.name] = decl
+            if decl.key in book.views:
+                self._duplicate(f"view {decl.key}", decl.span, book.views[decl.key].span)
+            book.views[decl.key] = decl
             return
         if isinstance(decl, n.HiddenDecl):
             book.hidden.append(decl)

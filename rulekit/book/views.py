@@ -5,8 +5,13 @@ a list of text, the lines of the status view. ``view board = P``: P takes no arg
 returns a list of list of text, the board's sections (each its title, then its rows).
 ``view T = P`` for a kind, enum or record T: P takes one T and returns text, how such a
 value shows in prompts and options (a face-down unit shows its position, not its
-identity). ``hidden KIND: A, B unless F``: A and B are attributes of KIND, F a bool
-attribute; ``hidden POOL``: POOL a state list.
+identity). ``view choose D = P`` for the name D of a ``choose``: P takes the option as its
+parameter named D (its other parameters take the deciding procedure's variables of the same
+name) and rolls; ``rulekit play`` shows each option's chances of what P returns, by exact
+analysis (rulekit.play.odds); or P returns a list of list of text, the part of the board
+shown with that question (P's parameters take the deciding procedure's variables of the
+same names). ``hidden KIND: A, B unless F``: A and B are attributes of
+KIND, F a bool attribute; ``hidden POOL``: POOL a state list.
 """
 
 from __future__ import annotations
@@ -30,8 +35,9 @@ class _Reporter(Protocol):
     def type_of(self, texpr: n.TypeExpr) -> t.Type: ...
 
 
-def check_views(c: _Reporter) -> None:
-    """Report a view whose procedure is missing or has the wrong shape."""
+def check_views(c: _Reporter, decisions: frozenset[str] = frozenset()) -> None:
+    """Report a view whose procedure is missing or has the wrong shape; ``decisions``: the
+    names of the rulebook's ``choose`` statements (a view of one shows its odds)."""
     book = c.book
     for view in book.views.values():
         proc = book.procedures.get(view.procedure)
@@ -56,13 +62,18 @@ def check_views(c: _Reporter) -> None:
             if not t.assignable(returns, t.ListT(t.ListT(t.TEXT))):
                 c.err(f"view board: {proc.name} must return list of list of text", view.span)
             continue
+        if view.decision:
+            _check_decision_view(c, view, proc, returns, decisions)
+            continue
         known = {**book.kinds, **book.enums, **book.records}
         if view.name not in known:
             c.err(
                 f"view {view.name}: '{view.name}' is neither 'status', 'board' "
                 "nor a kind, enum or record",
                 view.span,
-                hint=did_you_mean(view.name, [STATUS, BOARD, *known]),
+                hint=f"a question's view is 'view choose {view.name} = ...'"
+                if view.name in decisions
+                else did_you_mean(view.name, [STATUS, BOARD, *known]),
             )
             continue
         first = proc.params[0] if proc.params else None
@@ -71,6 +82,34 @@ def check_views(c: _Reporter) -> None:
             c.err(f"view {view.name}: {proc.name} must take one {view.name}", view.span)
         if not t.assignable(returns, t.TEXT):
             c.err(f"view {view.name}: {proc.name} must return text", view.span)
+
+
+def _check_decision_view(
+    c: _Reporter,
+    view: n.ViewDecl,
+    proc: n.ProcedureDecl,
+    returns: t.Type,
+    decisions: frozenset[str],
+) -> None:
+    """``view choose D = P``: D names a choose; P returns board sections (the part of the
+    board the question shows), or takes the option as its parameter D (its odds)."""
+    if view.name not in decisions:
+        c.err(
+            f"view choose {view.name}: there is no choose named '{view.name}'",
+            view.span,
+            hint=did_you_mean(view.name, sorted(decisions)),
+        )
+        return
+    if t.assignable(returns, t.ListT(t.ListT(t.TEXT))):
+        return  # the part of the board shown with the question, as `view board` draws it
+    if view.name not in {p.name for p in proc.params}:
+        c.err(
+            f"view choose {view.name}: {proc.name} must take the option as a parameter "
+            f"named '{view.name}' (or return list of list of text: the board)",
+            view.span,
+        )
+    if proc.returns is None:
+        c.err(f"view choose {view.name}: {proc.name} must return what it decides", view.span)
 
 
 def check_hidden(c: _Reporter) -> None:

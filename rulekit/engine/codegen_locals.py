@@ -77,7 +77,8 @@ class Locals:
             p.name
             for view in book.views.values()
             if view.procedure in book.procedures
-            for p in book.procedures[view.procedure].params[1:]
+            # a kind's view takes the piece first; a decision's takes every parameter here
+            for p in book.procedures[view.procedure].params[0 if view.decision else 1 :]
         }
         names = sorted(self.local - viewed)
         self.py = {name: f"_l{k}" for k, name in enumerate(names, 1)}

@@ -497,8 +497,15 @@ class AstBuilder(Transformer[Token, n.Module]):
         )
 
     def view_decl(self, meta: Meta, c: list[Any]) -> n.ViewDecl:
-        name, procedure, ref, title = c
-        return n.ViewDecl(str(name), str(procedure), ref, self._title(title), span=self._span(meta))
+        choose, name, procedure, ref, title = c
+        return n.ViewDecl(
+            str(name),
+            str(procedure),
+            ref,
+            self._title(title),
+            span=self._span(meta),
+            decision=choose is not None,
+        )
 
     def hidden_decl(self, meta: Meta, c: list[Any]) -> n.HiddenDecl:
         # c: the kind or pool, then the attributes and the "unless" attribute (or a None for

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
+import threading
 import time
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +28,16 @@ import tomli_w
 from attrs import define, field
 
 from rulekit.analysis.advised import Goal, Lookahead
+from rulekit.analysis.advised_situations import ADVISED_MAX_SITUATIONS
 from rulekit.book.checker import Checked, decision_names
 from rulekit.engine.dice import SeededDice
 from rulekit.engine.interpreter import Interpreter
 from rulekit.engine.policy import DecisionRequest
 from rulekit.engine.runtime import Frame
-from rulekit.engine.trace import Event
+from rulekit.engine.trace import DrawEvent, Event
 from rulekit.engine.values import show, showing_pieces
 from rulekit.errors import InputError, RulekitError, did_you_mean, error
+from rulekit.play.odds import Odds, odds_said
 from rulekit.play.runner import Game, attach_policy, describe_turn, resume_game
 from rulekit.play.scenario import apply_scenario, find_scenario, load_scenario
 from rulekit.play.screen import (
@@ -82,6 +87,32 @@ class _Quit(BaseException):
 
 class _Rebuild(BaseException):
     """Play the game again from its start with the answers kept."""
+
+
+class _OutOfTime(BaseException):
+    """`advise`'s look-ahead by situations ran out of its time (it keeps no deadline of its
+    own): it works on copies of the game, so stopping it anywhere leaves the game as it was."""
+
+
+@contextmanager
+def _within(seconds: float) -> Iterator[None]:
+    """Stop what runs inside after ``seconds`` (a timer signal, where there is one: the main
+    thread of a POSIX process), by raising _OutOfTime."""
+    main = threading.current_thread() is threading.main_thread()
+    if not hasattr(signal, "setitimer") or not main:
+        yield
+        return
+
+    def ring(signum: int, frame: Any) -> None:
+        raise _OutOfTime
+
+    before = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
 
 
 @define
@@ -236,12 +267,15 @@ class PlaySession:
         self.shown = 0  # events of the current turn already told
         self.resumed = False  # show the situation again at the first live moment
         self.auto_frame: Frame | None = None
-        self.lookahead = Lookahead(checked)
+        self.lookahead = Lookahead(checked, max_situations=ADVISED_MAX_SITUATIONS)
         self.words = words_of(checked)  # the rulebook's words for the story
         self.goal: Goal | None = None  # the last `advise EXPR`
         self.watching = False  # the look-ahead follows the game (from the first `advise`)
         self.pending: str | None = None  # an `advise` to answer once the game is rebuilt
         self.answered: list[tuple[int, Answered]] = []  # answers not asked, to tell in place
+        self.odds = Odds(checked)  # each option's chances, where the rulebook has a view
+        self.odds_shown: list[str] = []  # the current question's, for `?`
+        self.board_shown: list[str] = []  # the part of the board last drawn for a question
 
     # ---- the game loop ------------------------------------------------------------------
 
@@ -280,7 +314,7 @@ class PlaySession:
             # as runner.new_game, but the session knows the game before the scenario's
             # set-up runs, since the set-up may ask the player too
             scenario = load_scenario(self.checked, find_scenario(self.checked, save.scenario))
-            self.lookahead = Lookahead(self.checked)
+            self.lookahead = Lookahead(self.checked, max_situations=ADVISED_MAX_SITUATIONS)
             interp = Interpreter(self.checked, SeededDice(save.seed), PlayPolicy(self))
             attach_policy(interp)
             game = Game(self.checked, scenario, interp, save.seed, "play")
@@ -301,7 +335,8 @@ class PlaySession:
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(text)
-            self.lookahead = Lookahead(self.checked)  # resume_game attaches it
+            # resume_game attaches it
+            self.lookahead = Lookahead(self.checked, max_situations=ADVISED_MAX_SITUATIONS)
             return resume_game(self.checked, tmp, "play", PlayPolicy(self))
         finally:
             os.unlink(tmp)
@@ -354,7 +389,7 @@ class PlaySession:
             return
         self._catch_up(events)
         assert self.game is not None
-        self.write(describe_turn(self.game.reports[-1]))
+        self.write(describe_turn(self.game.reports[-1], self.words.name_of))
 
     def _catch_up(self, events: list[Event]) -> None:
         """Show the situation after a resume or undo, then the story since last told."""
@@ -370,8 +405,18 @@ class PlaySession:
         for at, answer in reversed(self.answered):
             told.insert(max(at - self.shown, 0), answer)
         self.answered.clear()
-        opened = open_titles(events[: self.shown])  # the rolls name the rule they serve
-        for line in brief(told, self.words, top=top, titles=opened):
+        before = events[: self.shown]
+        opened = open_titles(before)  # the rolls name the rule they serve
+        drawn = self.viewer.secrets.pools | {e.pool for e in events if isinstance(e, DrawEvent)}
+        for line in brief(
+            told,
+            self.words,
+            top=top,
+            titles=opened,
+            earlier=before,
+            pools=frozenset(drawn),
+            faces=self.viewer.faces_down,
+        ):
             self.write(line)
         self.shown = len(events)
 
@@ -417,7 +462,9 @@ class PlaySession:
             self.answered.append((here, Answered(interp.depth, title, labels[index], why)))
             return self._answer(request, index, why)
         self._catch_up(interp.trace.events)
-        for line in prompt_lines(title, request, labels):
+        self._board_for(request)
+        said = self._odds(request, interp)
+        for line in prompt_lines(title, request, labels, said):
             self.write(line)
         if self.pending is not None:
             text, self.pending = self.pending, None
@@ -429,6 +476,34 @@ class PlaySession:
             if picked is not None:
                 by = "player (auto)" if answer.lower() == "auto" else "player"
                 return self._answer(request, picked, by)
+
+    def _board_for(self, request: DecisionRequest) -> None:
+        """The part of the board the question needs (the rulebook's view for it), unless it
+        is what the player has just been shown."""
+        assert self.viewer is not None
+        sections = self.viewer.board_for(request.name)
+        if not sections:
+            return
+        lines = board_lines(sections, board_width())
+        if lines == self.board_shown:
+            return
+        self.board_shown = lines
+        for line in lines:
+            self.write(line)
+
+    def _odds(self, request: DecisionRequest, interp: Interpreter) -> list[str]:
+        """Each option's chances (rulekit.play.odds), when the rulebook shows them for this
+        decision; a line saying why when they are not ready in time."""
+        self.odds_shown = []
+        if not self.odds.has(request):
+            return []
+        found = self.odds.work_out(request, interp)
+        title = self.odds.title(request)
+        if isinstance(found, str):
+            self.write(f"  odds ({title}): {found}")
+            return []
+        self.odds_shown = odds_said(found, title, show)
+        return self.odds_shown
 
     def _answer(self, request: DecisionRequest, index: int, by: str) -> tuple[Any, str]:
         self.lookahead.decided(request, index)
@@ -465,6 +540,7 @@ class PlaySession:
                 request,
                 labels,
                 self.viewer.interpolate if self.viewer else str,
+                self.odds_shown,
             ):
                 self.write(line)
             return None
@@ -567,10 +643,15 @@ class PlaySession:
             return
         self.lookahead.deadline = time.monotonic() + ADVISE_SECONDS
         try:
-            found = self.lookahead.values(request, self.goal)
+            # the look-ahead by paths watches its deadline; by situations it does not: the
+            # timer stops it a little later, as a backstop
+            with _within(ADVISE_SECONDS + 0.25):
+                found = self.lookahead.values(request, self.goal)
         except RulekitError as exc:
             self.write(exc.render(self.checked.book.sources))
             return
+        except _OutOfTime:
+            found = f"out of time ({ADVISE_SECONDS:g} s, looking ahead by situations)"
         finally:
             self.lookahead.deadline = None
         which = "least" if self.goal.minimize else "most"

@@ -670,7 +670,13 @@ def _short(data: dict[str, Any]) -> str:
     return text if len(text) < 160 else text[:157] + "..."
 
 
-def describe_turn(report: TurnReport) -> str:
+def describe_turn(report: TurnReport, names: Callable[[str], str] | None = None) -> str:
+    """A turn's summary line; ``names`` gives each value's name in the game's words (``rulekit
+    play``: the declarations' descriptions), else its identifier (``rulekit run``)."""
+    if names is not None:
+        told = "; ".join(f"{names(k)}: {v}" for k, v in report.values.items())
+        end = f" -- {report.ended}" if report.ended else ""
+        return f"turn {report.turn}: {told}{end}"
     values = ", ".join(f"{k} {v}" for k, v in report.values.items())
     end = f" -- {report.ended}" if report.ended else ""
     return f"turn {report.turn}: {values}{end}"

@@ -105,6 +105,30 @@ class Viewer:
             for section in value
         ]
 
+    def board_for(self, decision: str) -> list[list[str]] | None:
+        """The part of the board a question shows with it: the sections of the rulebook's
+        ``view choose D = P`` for the decision's name D when P returns them (its parameters take
+        the deciding procedure's variables of the same names); None when it has none."""
+        book = self.checked.book
+        view = self.views.get(f"choose {decision}")
+        if view is None:
+            return None
+        proc = book.procedures.get(view.procedure)
+        if proc is None or decision in {p.name for p in proc.params}:
+            return None  # an odds view (rulekit.play.odds)
+        here = self.game.locals
+        args = {p.name: here[p.name] for p in proc.params if p.name in here}
+        if any(p.default is None and p.name not in args for p in proc.params):
+            return None
+        value = self._call(view.procedure, args)
+        if isinstance(value, str):
+            return [[value]]
+        if not isinstance(value, (list, tuple)) or not all(
+            isinstance(x, (list, tuple)) for x in value
+        ):
+            return None
+        return [[show(x) for x in section] for section in value]
+
     def _kind_of(self, value: Any) -> str | None:
         if isinstance(value, Entity):
             return value.kind
@@ -174,13 +198,20 @@ class Viewer:
             if isinstance(e, DrawEvent) and (
                 e.pool in secrets.pools or (isinstance(e.item, str) and e.item in self._faces_down)
             ):
-                what = f"a face-down marker from {e.pool}" if e.pool in secrets.pools else e.item
+                pool = self.checked.book.states.get(e.pool)
+                named = pool.title if pool is not None and pool.title else e.pool.replace("_", " ")
+                what = f"one of the {named}" if e.pool in secrets.pools else e.item
                 out.append(NoteEvent(e.depth, f"drew {what}", e.rule))
             elif isinstance(e, SetEvent) and e.target in secret_sets and e.added is None:
                 out.append(NoteEvent(e.depth, f"{e.target} set face down", e.rule))
             else:
                 out.append(e)
         return out
+
+    @property
+    def faces_down(self) -> frozenset[str]:
+        """How the face-down pieces met so far were written (``face-down unit in column A``)."""
+        return frozenset(self._faces_down)
 
     def interpolate(self, text: str) -> str:
         """A prompt with its ``{name}`` / ``{name.attr}`` filled from the deciding procedure:
@@ -279,14 +310,21 @@ def option_labels(viewer: Viewer, options: Sequence[Any]) -> list[str]:
     return labels
 
 
-def prompt_lines(title: str, request: DecisionRequest, labels: list[str]) -> list[str]:
-    """The question and its options: ``#N label``, the default marked."""
+def prompt_lines(
+    title: str, request: DecisionRequest, labels: list[str], odds: Sequence[str] = ()
+) -> list[str]:
+    """The question and its options: ``#N label``, the default marked; ``odds``, when given,
+    one per option (what its roll needs and its chances: rulekit.play.odds), each option
+    then on a line of its own."""
     rule = f" [{request.rule}]" if request.rule else ""
     lines = [f"? {title}{rule}"]
     default = default_index(request)
     marked = [
         f"#{k} {x}" + (" (default)" if k - 1 == default else "") for k, x in enumerate(labels, 1)
     ]
+    if odds:
+        lines.extend(f"  {m}: {said}" for m, said in zip(marked, odds, strict=True))
+        return lines
     if len(labels) <= 8 and sum(len(m) + 3 for m in marked) <= 76:
         lines.append("  " + "   ".join(marked))
     else:
@@ -305,9 +343,11 @@ def help_lines(
     request: DecisionRequest,
     labels: list[str],
     fill: Callable[[str], str] = str,
+    odds: Sequence[str] = (),
 ) -> list[str]:
     """The rule behind a decision, what its options are, and the commands; ``fill`` puts
-    the values into the question's ``{placeholders}``, as the prompt shows it."""
+    the values into the question's ``{placeholders}``, as the prompt shows it; ``odds``:
+    each option's chances, as the prompt showed them."""
     frame = interp.frame
     name = frame.name.split(" ")[-1]  # "procedure deploy"
     proc = checked.book.procedures.get(name)
@@ -321,7 +361,8 @@ def help_lines(
     for k, (label, option) in enumerate(zip(labels, request.options, strict=True), start=1):
         note = _meaning(option)
         mark = "  <- the rulebook's default (its advice)" if k - 1 == default else ""
-        out.append(f"  #{k} {label}{note}{mark}")
+        chance = f": {odds[k - 1]}" if odds else ""
+        out.append(f"  #{k} {label}{note}{chance}{mark}")
     out.append("commands:")
     out.extend(f"  {name:<12} {what}" for name, what in COMMANDS)
     return out

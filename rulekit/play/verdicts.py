@@ -78,9 +78,16 @@ class Words:
     tables: dict[str, str] = field(factory=dict)
     states: dict[str, str] = field(factory=dict)
     attrs: dict[str, str] = field(factory=dict)
+    # the flags declared with a plain start (``= false``): one set back to it (a flag of one
+    # attack round) is book-keeping
+    initial: dict[str, Any] = field(factory=dict)
 
     def of_table(self, name: str) -> str:
         return self.tables.get(name) or spaced(name)
+
+    def name_of(self, name: str) -> str:
+        """A state variable or track by its description (``Ships Sunk``)."""
+        return self.states.get(name) or spaced(name)
 
     def of_target(self, target: str) -> tuple[str, str]:
         """(whose, what) of a change: ``Tautog.section`` -> (Tautog, OpArea sections)."""
@@ -118,12 +125,19 @@ def brief(
     top: int | None = None,
     width: int = WIDTH,
     titles: Sequence[tuple[int, str]] = (),
+    earlier: Sequence[Event | Answered] = (),
+    pools: frozenset[str] = frozenset(),
+    faces: frozenset[str] = frozenset(),
 ) -> list[str]:
     """The player's story of ``events`` (see the module docstring). ``top`` is the depth of
     the turn's phases when ``events`` are a stretch of a turn; ``titles`` the titled calls
-    open where the stretch begins (:func:`open_titles` of the events before it)."""
+    open where the stretch begins (:func:`open_titles` of the events before it); ``earlier``
+    the turn's events before the stretch (what a change puts back is judged against them);
+    ``pools`` the pools the turn draws from (their changes are told by the draws); ``faces``
+    how face-down pieces show (a change to one says nothing a player may know)."""
     if not events:
         return []
+    first = _first_values([*earlier, *events])
     top = min(e.depth for e in events) if top is None else top
     out: list[str] = []
     opened: list[tuple[int, str]] = list(titles)  # enclosing titled calls: (depth, title)
@@ -151,10 +165,16 @@ def brief(
             answers.clear()
         if draws:
             out.append(_draws(draws))
+            # a draw takes what it draws from its pool: the pool's loss is told by the draw
+            changes[:] = [c for c in changes if c.added or not c.removed]
             draws.clear()
-        if changes:
-            out.append(_changes(changes, words, width))
-            changes.clear()
+        kept = _not_put_back(
+            [c for c in changes if c.target not in pools and not _face_down(c, faces)],
+            {**first, **words.initial},
+        )
+        if kept:
+            out.append(_changes(kept, words, width))
+        changes.clear()
 
     def label(rule: str | None) -> str:
         if titles:
@@ -180,7 +200,7 @@ def brief(
             titles.pop()  # a call cut short (a rule violation): its events are over
         if isinstance(e, (CallEvent, ReturnEvent)) and verdict and e.depth < verdict[0]:
             if isinstance(e, ReturnEvent) and e.depth == verdict[0] - 1 and e.result is not None:
-                verdict.append(show_value(e.result))  # what the roll's procedure found
+                verdict.append(spaced(show_value(e.result)))  # what its procedure found
             verdict[0] = _CLOSED  # the roll's procedure is over: nothing more it decided
         if isinstance(e, (CallEvent, ReturnEvent)):
             recent.pop(_LOOKED_UP, None)  # a number looked up elsewhere is not this one's
@@ -246,7 +266,104 @@ def brief(
         for k, line in enumerate(out)
         if line.startswith((" ", "--")) or k + 1 == len(out) or out[k + 1].startswith(" ")
     ]
-    return _squeeze(kept)
+    return _one_line_phases(_joined(_squeeze(_no_echoes(kept)), width), width)
+
+
+def _first_values(events: Sequence[Event | Answered]) -> dict[str, Any]:
+    """Each changed thing's value before its first change in ``events`` (a list's length)."""
+    first: dict[str, Any] = {}
+    for e in events:
+        if isinstance(e, SetEvent) and e.target not in first:
+            first[e.target] = e.old
+    return first
+
+
+def _face_down(change: SetEvent, faces: frozenset[str]) -> bool:
+    return change.target.rpartition(".")[0] in faces
+
+
+def _not_put_back(changes: Sequence[SetEvent], first: dict[str, Any]) -> list[SetEvent]:
+    """The changes that leave something otherwise than it was before the turn's first change
+    of it: book-keeping that puts a thing back (attack points back to 0, a TDC marker back in
+    its pool, a unit back in its cup) says nothing a player needs; a piece's value set face
+    down says nothing a player may know. A thing's changes go together: kept when its last
+    one leaves it changed."""
+    last: dict[str, Any] = {}
+    for c in changes:
+        last[c.target] = c.new
+    return [
+        c
+        for c in changes
+        if c.new != "face down" and (c.target not in first or last[c.target] != first[c.target])
+    ]
+
+
+def _no_echoes(lines: list[str]) -> list[str]:
+    """A note that only says again what the roll just before decided (``Area Activity: High``
+    after ``rolled 8: level High``) left out."""
+    out: list[str] = []
+    for line in lines:
+        text = re.sub(r" \[[^\]]*\]$", "", line.strip())
+        said = text.rpartition(": ")[2]
+        if out and ": " in text and len(said) > 1 and out[-1].rstrip().endswith(f" {said}"):
+            continue
+        out.append(line)
+    return out
+
+
+_LABEL = re.compile(r"^  (?P<label>[^\[\]:]+ \[[^\]]+\]): ")
+
+
+def _joined(lines: list[str], width: int) -> list[str]:
+    """Lines that go together told on one: two rolls of one rule in a row (the to-hit roll,
+    then the Attack Results Table's: ``Resolving the Attack [14.16]: rolled 1; more than 4
+    (difference)? no; then rolled -1 ...``), and a draw with what follows it (the TDC markers
+    drawn, then turned up). Not beyond a line and a half."""
+    out: list[str] = []
+    fresh = False  # the last line is as brief wrote it, not two joined
+    for line in lines:
+        if out and fresh and out[-1].startswith("  ") and line.startswith("  "):
+            prev = out[-1]
+            mine, theirs = _LABEL.match(prev), _LABEL.match(line)
+            joined = None
+            if mine and theirs and mine["label"] == theirs["label"]:
+                joined = f"{prev}; then {line[theirs.end() :]}"
+            elif prev.startswith("  drew ") and theirs is None and line.endswith("]"):
+                joined = f"{prev}; {line.strip()}"  # a note of the rules after the draw
+            if joined is not None and len(joined) <= width + width // 2:
+                out[-1] = joined
+                fresh = False
+                continue
+        out.append(line)
+        fresh = True
+    return out
+
+
+def _one_line_phases(lines: list[str], width: int) -> list[str]:
+    """A phase that tells one line, followed by the next phase, on one line: its title and
+    that line (``War Event Phase [5.0]: rolled 7; more than 3? yes``)."""
+    out: list[str] = []
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        heads = not line.startswith((" ", "--"))
+        if heads and k + 2 < len(lines) and lines[k + 1].startswith("  "):
+            told = lines[k + 1].strip()
+            if not lines[k + 2].startswith(" "):
+                title, _, whom = line.partition(": ")
+                if told.startswith(title):
+                    joined = told
+                elif whom and told.startswith(f"{whom} "):  # "...: Pollack" + "Pollack waits"
+                    joined = f"{line}{told[len(whom) :]}"
+                else:
+                    joined = f"{line}: {told}"
+                if len(joined) <= width + width // 2:
+                    out.append(joined)
+                    k += 2
+                    continue
+        out.append(line)
+        k += 1
+    return out
 
 
 def _told_changes(events: Sequence[Event | Answered]) -> set[int]:
@@ -313,7 +430,7 @@ def _verdict(
             table = words.of_table(nxt.table)
             return f"{said}: {table} says {show_value(nxt.result)}", k - at
         if isinstance(nxt, CheckEvent):
-            return f"{said}; {_condition(nxt, recent, roll.depth)}", k - at
+            return f"{said}; {condition_words(nxt, recent, roll.depth)}", k - at
         if isinstance(nxt, ValueEvent):
             recent[nxt.name] = nxt.value
             return f"{said}: {spaced(nxt.name)} {show_value(nxt.value)}", k - at
@@ -322,7 +439,7 @@ def _verdict(
     return said, 0
 
 
-def _condition(check: CheckEvent, recent: dict[str, Any], depth: int) -> str:
+def condition_words(check: CheckEvent, recent: dict[str, Any], depth: int) -> str:
     """A check in words with its answer: ``more than 7? no``."""
     answer = "yes" if check.result else "no"
     found = _COMPARE.match(check.condition.strip())
@@ -422,9 +539,19 @@ def words_of(checked: Any) -> Words:
     book = checked.book
     tables = {name: decl.title for name, decl in book.tables.items() if decl.title}
     states = {name: decl.title for name, decl in book.states.items() if decl.title}
+    states.update({name: decl.title for name, decl in book.tracks.items() if decl.title})
     attrs: dict[str, str] = {}
     for kind in book.kinds.values():
         for f in kind.fields:
             if f.title and f.name not in attrs:
                 attrs[f.name] = f.title
-    return Words(tables, states, attrs)
+    from rulekit.language import nodes as n
+
+    initial: dict[str, Any] = {}
+    for name, decl in book.states.items():
+        start = decl.initial
+        if isinstance(start, n.Bool):  # a flag (a counter set back to 0 may be news)
+            initial[name] = start.value
+        elif isinstance(start, n.NoneLit):
+            initial[name] = None
+    return Words(tables, states, attrs, initial)

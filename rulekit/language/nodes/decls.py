@@ -545,7 +545,9 @@ class ViewDecl:
     """``view NAME = PROCEDURE``: what a player sees (``rulekit play``).
 
     ``view status = P`` names the status view; ``view KIND = P`` says how a piece of that
-    kind shows in prompts and options (a face-down unit shows its position, not its identity).
+    kind shows in prompts and options (a face-down unit shows its position, not its identity);
+    ``view choose D = P`` (``decision``) what the question of the choose named D shows with
+    it: each option's odds, or the part of the board it needs.
     """
 
     name: str
@@ -553,6 +555,13 @@ class ViewDecl:
     ref: RuleRef | None = None
     title: str | None = None
     span: Span = span_field()
+    decision: bool = False
+
+    @property
+    def key(self) -> str:
+        """Its key among the rulebook's views: a decision's is ``choose D`` (a choose may
+        share its name with a kind: ``column``)."""
+        return f"choose {self.name}" if self.decision else self.name
 
 
 @frozen
