@@ -157,7 +157,7 @@ def test_a_question_of_where_a_boat_goes_shows_the_map(tmp_path: Path) -> None:
     child.expect(r"\? Deploy Tautog")
     child.expect(PROMPT)
     child.sendline("")
-    child.expect(r"\? Patrol area for Tautog to head for \[15\.1\]")
+    child.expect(r"\? Patrol area \(or another Base\) for Tautog to head for \[15\.1\]")
     shown = child.before
     assert "OpAreas [2.1]: submarines (section, side), markers" in shown
     assert re.search(r"│ [A-Z][\w. ]+\s+│ Swordfish \(", shown), shown
