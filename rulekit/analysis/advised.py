@@ -41,7 +41,13 @@ from rulekit.engine.policy import DecisionRequest, DefaultPolicy
 from rulekit.engine.reach import contains
 from rulekit.engine.runtime import Frame, GameState
 from rulekit.engine.values import clone
-from rulekit.errors import InputError, RuleRuntimeError, StepBudgetExceeded, error
+from rulekit.errors import (
+    InputError,
+    InternalRuleError,
+    RuleRuntimeError,
+    StepBudgetExceeded,
+    error,
+)
 from rulekit.language import nodes as n
 from rulekit.language.parser import parse_expression
 
@@ -281,6 +287,8 @@ class Lookahead:
                 worth = self._run(entry, expr, goal.text, tape)
             except StepBudgetExceeded:
                 return "a run over the step budget"
+            except InternalRuleError:  # a bug of ours: reported, never an option's worth
+                raise
             except RuleRuntimeError as exc:  # a path the game may never take stops there
                 first = exc.diagnostics[0].message if exc.diagnostics else "an error"
                 return f"a run stopped: {first}"

@@ -35,7 +35,7 @@ from rulekit.engine.program import program_for
 from rulekit.engine.reach import pure
 from rulekit.engine.runtime import GameState
 from rulekit.engine.values import clone
-from rulekit.errors import InputError, RuleRuntimeError, StepBudgetExceeded
+from rulekit.errors import InputError, InternalRuleError, RuleRuntimeError, StepBudgetExceeded
 from rulekit.language import nodes as n
 from rulekit.limits import DEFAULT_MAX_PATHS
 
@@ -107,6 +107,8 @@ def option_values(
             return f"more than {max_paths} paths between two situations"
         except StepBudgetExceeded:
             return "a run over the step budget"
+        except InternalRuleError:  # a bug of ours: reported, never an option's worth
+            raise
         except RuleRuntimeError as exc:  # a path the game may never take stops there
             first = exc.diagnostics[0].message if exc.diagnostics else "an error"
             return f"a run stopped: {first}"

@@ -40,13 +40,15 @@ from rulekit.analysis.outcomes import (
 )
 from rulekit.book.checker import Checked
 from rulekit.engine.codegen_blocks import END, Blocks, Enter, Lift, blocks
+from rulekit.engine.codegen_runtime import located
 from rulekit.engine.dice import DiceNeeded
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.program import program_for
 from rulekit.engine.reach import names_reached
 from rulekit.engine.runtime import MAX_NESTING, Frame, GameState, TurnEnded
 from rulekit.engine.values import clone, unwrap
-from rulekit.errors import InputError, RuleRuntimeError, error
+from rulekit.errors import InputError, InternalRuleError, RulekitError, RuleRuntimeError, error
+from rulekit.language import nodes as n
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
 
 UNRESOLVED = "\x00unresolved"  # the key of the probability left unexplored
@@ -430,16 +432,21 @@ class _Runner:
         i = self.interp
         i.set_rule(lift.ref)
         self.lifter.max_paths = max_paths
+        program = s.program or self.program
         try:
             dist: Dist = self.lifter.dist(lift.value)
             if lift.kind == "return":
                 return [(Fraction(c, dist.den), self._outcome(v)) for _, v, c in dist.items]
+        except (OverTime, TurnEnded, RulekitError):
+            raise
+        except Exception as exc:  # a bug of ours working the value out: at its block's line
+            span = program.spans[s.block] if s.block >= 0 else None
+            raise internal_error(i, exc, span) from exc
         finally:
             self._note_provisional()
         answered, callers = self._answered(), tuple(self.callers)
         # (taken before the runs below, which restore copies of them)
         state, entities, inputs, base = i.state, i.entity_count, self.inputs, i.locals
-        program = s.program or self.program
         out: list[tuple[Fraction, Any]] = []
         for _, value, count in dist.items:
             local = dict(base)
@@ -527,6 +534,15 @@ class _Runner:
                     )
         except TurnEnded:  # `end turn` outside a turn: the procedure stops there
             return self._outcome(None)
+        except OverTime:
+            raise
+        except Exception as exc:  # a bug of ours in a block: at its rulebook line, as in a
+            located_error = located(i, exc)  # procedure's function (codegen_runtime._run)
+            if located_error is None:
+                if isinstance(exc, RulekitError):
+                    raise
+                located_error = internal_error(i, exc, program.spans[block])
+            raise located_error from exc
         finally:
             self._note_provisional()
 
@@ -552,6 +568,13 @@ class _Runner:
 
 
 # ---- the absorbing chain --------------------------------------------------------------------
+
+
+def internal_error(i: Interpreter, exc: Exception, span: n.Span | None) -> InternalRuleError:
+    """An unexpected error of ours that no generated line is on the way to (the analysis's
+    own code, working out a block's dice or value), at the block's rulebook line."""
+    failed = i.fail(f"internal error: {type(exc).__name__}: {exc}", span)
+    return InternalRuleError(failed.diagnostics)
 
 
 def _absorption(chain: Chain, question: Question) -> dict[str, Fraction]:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from fractions import Fraction
 from typing import Any
 
 import click
 
+from rulekit.cli.internal import reports_errors
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS, DEFAULT_STEP_BUDGET
 
 SHOWN = 12  # decisions printed; --json has them all
@@ -55,6 +55,7 @@ SHOWN = 12  # decisions printed; --json has them all
     help="The step budget of each run.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@reports_errors
 def advise_cmd(
     rulebook: str,
     procedure: str,
@@ -92,7 +93,7 @@ def advise_cmd(
     from rulekit.book.checker import load
     from rulekit.book.inputs import assignments
     from rulekit.cli.show import err, out
-    from rulekit.errors import RulekitError, located_in
+    from rulekit.errors import located_in
 
     if (maximize is None) == (minimize is None):
         raise click.UsageError("give one of --maximize EXPR or --minimize EXPR")
@@ -100,32 +101,28 @@ def advise_cmd(
     assert goal is not None
     from rulekit.cli.progress import working
 
-    try:
-        checked = load(rulebook, list(options))
-        with located_in(checked.book.sources), working(err, "advise: working it out", as_json):
-            question = ask(checked, procedure, given=given, at=at, decide=decide, of=goal)
-            answered = {name for name, _ in assignments(decide, "--decide")}
-            wanted = f"{'maximize' if maximize else 'minimize'} {goal}"
-            if method == "situations" and question.target.kind == "procedure":
-                from rulekit.analysis.advice_situations import advise_by_situations
+    checked = load(rulebook, list(options))
+    with located_in(checked.book.sources), working(err, "advise: working it out", as_json):
+        question = ask(checked, procedure, given=given, at=at, decide=decide, of=goal)
+        answered = {name for name, _ in assignments(decide, "--decide")}
+        wanted = f"{'maximize' if maximize else 'minimize'} {goal}"
+        if method == "situations" and question.target.kind == "procedure":
+            from rulekit.analysis.advice_situations import advise_by_situations
 
-                advice = advise_by_situations(
-                    checked,
-                    question,
-                    wanted,
-                    minimize is not None,
-                    answered,
-                    max_paths,
-                    max_steps,
-                    max_situations,
-                )
-            else:
-                advice = advise(
-                    checked, question, wanted, minimize is not None, answered, max_paths, max_steps
-                )
-    except RulekitError as exc:
-        err.print(Text(exc.render(exc.sources)))
-        sys.exit(1)
+            advice = advise_by_situations(
+                checked,
+                question,
+                wanted,
+                minimize is not None,
+                answered,
+                max_paths,
+                max_steps,
+                max_situations,
+            )
+        else:
+            advice = advise(
+                checked, question, wanted, minimize is not None, answered, max_paths, max_steps
+            )
     if as_json:
         click.echo(json.dumps(_json(advice), indent=2, ensure_ascii=False))
         return

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import click
 
+from rulekit.cli import internal
 from rulekit.cli.play_cmd import turn_steps_option
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS, DEFAULT_STEP_BUDGET
 
@@ -24,27 +25,8 @@ def _emit_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-def reports_errors(func: F) -> F:
-    """Bad input is reported as file:line:col with the line and a caret, exit code 1."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from rich.text import Text
-
-        from rulekit.cli.show import err
-        from rulekit.errors import RulekitError
-
-        try:
-            return func(*args, **kwargs)
-        except RulekitError as exc:
-            err.print(Text(exc.render(exc.sources)))
-            sys.exit(1)
-        except Exception as exc:  # the last guards: never a traceback (rulekit.cli.internal)
-            from rulekit.cli.internal import last_guard
-
-            last_guard(exc)
-
-    return wrapper  # type: ignore[return-value]
+# bad input: file:line:col, exit 1; a bug of ours: exit 70, never a traceback
+reports_errors = internal.reports_errors
 
 
 json_flag = click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
