@@ -14,11 +14,13 @@ The number of runs is capped (``--max-paths``) before any is made beyond it.
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 from typing import Any
 
 from attrs import define, field
 
+from rulekit.analysis.budget import Budget
 from rulekit.analysis.outcomes import Defaults, Question, TooManyPaths, multisets
 from rulekit.book.checker import Checked
 from rulekit.engine.dice import DiceNeeded, Die, kept_outcomes, summed_outcomes
@@ -164,6 +166,8 @@ class Advice:
     decisions: list[Decision]
     paths: int  # runs made (paths of dice and decisions; between situations, by situations)
     situations: int | None = None  # situations solved (rulekit.analysis.advice_situations)
+    # how likely, at most, the situations a --tolerance left unexplored (worth 0) are
+    unresolved: float | None = None
 
 
 @define
@@ -181,12 +185,15 @@ def advise(
     answered: set[str] | None = None,
     max_paths: int = DEFAULT_MAX_PATHS,
     max_steps: int = DEFAULT_STEP_BUDGET,
+    *,
+    max_seconds: float | None = None,
 ) -> Advice:
     """Expectimax over ``question`` (a procedure with ``--of`` the expression to optimise)."""
     full: set[str] = set()
+    budget = Budget(max_paths, max_seconds=max_seconds, max_steps=max_steps, deciding=True)
     while True:
         try:
-            return _advise(checked, question, goal, minimize, answered, max_paths, max_steps, full)
+            return _advise(checked, question, goal, minimize, answered, budget, full)
         except DiceNeeded as needed:  # a keep roll's faces are read: throw them all, anew
             full.add(needed.where)
 
@@ -197,16 +204,19 @@ def _advise(
     goal: str,
     minimize: bool,
     answered: set[str] | None,
-    max_paths: int,
-    max_steps: int,
+    budget: Budget,
     full: set[str],
 ) -> Advice:
     root = _Node()
     prefix: list[int] | None = []
     paths = 0
     defaults = Defaults()
+    max_paths, max_steps = budget.max_paths, budget.max_steps
+    deadline = budget.deadline()
     while prefix is not None:
         paths += 1
+        if deadline is not None and time.monotonic() > deadline:
+            raise budget.too_long(question.describe, f"{paths - 1:,} paths")
         if paths > max_paths:
             raise TooManyPaths.over(
                 f"{question.describe} has more than {max_paths} paths of dice and decisions",

@@ -20,14 +20,14 @@ from typing import Any
 
 from rulekit.analysis.advice import Advice, BranchPoints, Decision, Option, Point, _number
 from rulekit.analysis.advice_values import _Node, order, pick, value, visits, worths
+from rulekit.analysis.budget import Budget
 from rulekit.analysis.lift import SituationDice
 from rulekit.analysis.outcomes import Question, TooManyPaths
 from rulekit.analysis.situations import (
     Chain,
     Situation,
-    TooManySituations,
-    _add,
     _Runner,
+    walk,
     worth_a_stop,
 )
 from rulekit.book.checker import Checked
@@ -36,7 +36,6 @@ from rulekit.engine.dice import DiceNeeded
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET
 from rulekit.engine.policy import DefaultPolicy, Policy
 from rulekit.engine.program import program_for
-from rulekit.errors import error
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
 
 
@@ -122,28 +121,23 @@ def advise_by_situations(
     max_paths: int = DEFAULT_MAX_PATHS,
     max_steps: int = DEFAULT_STEP_BUDGET,
     max_situations: int = DEFAULT_MAX_SITUATIONS,
+    *,
+    tolerance: float = 0.0,
+    max_seconds: float | None = None,
 ) -> Advice:
-    """Expectimax over ``question``'s procedure by its situations (``--of`` is the goal)."""
+    """Expectimax over ``question``'s procedure by its situations (``--of`` is the goal).
+    With a ``tolerance``, situations less likely than it (whatever the decisions) are left
+    unexplored and worth 0; ``Advice.unresolved`` says how likely they are at most."""
     comp = program_for(checked)
     decl = checked.book.procedures[question.target.name]
     runner = AdviceRunner(checked, question, blocks(comp, decl), max_steps, answered or set())
+    budget = Budget(max_paths, max_situations, max_seconds, tolerance, max_steps, deciding=True)
     while True:
         try:
-            return _advise(runner, question, goal, minimize, max_paths, max_situations)
+            return _advise(runner, question, goal, minimize, budget)
         except DiceNeeded as needed:  # a keep roll's faces are read: throw them all, anew
             runner.full.add(needed.where)
             runner.defaults.known.clear()
-        except TooManySituations:  # prob's hint names what advise has not (--tolerance)
-            raise TooManySituations(
-                [
-                    error(
-                        f"{question.describe} reaches more than {max_situations} situations",
-                        where="--max-situations",
-                        hint="raise --max-situations, or fix some decisions with --decide "
-                        "NAME=VALUE",
-                    )
-                ]
-            ) from None
 
 
 def _advise(
@@ -151,12 +145,11 @@ def _advise(
     question: Question,
     goal: str,
     minimize: bool,
-    max_paths: int,
-    max_situations: int,
+    budget: Budget,
 ) -> Advice:
     start = runner.start()
     runner.fixed = runner.interp.policy  # what the set-up installed (--decide answers)
-    chain, trees, runs = explore(runner, question, start, goal, max_paths, max_situations)
+    chain, trees, runs, cut = explore(runner, question, start, goal, budget)
     root = 0
     sign = -1 if minimize else 1
     best = worths(trees, sign, question.describe)
@@ -165,6 +158,8 @@ def _advise(
     decisions = _decisions(trees, order(trees), best, sign, reach)
     advice = Advice(question.describe, goal, best[root], by_default[root], decisions, runs)
     advice.situations = len(chain.nodes)
+    if cut:
+        advice.unresolved = min(1.0, sum(chain.nodes[k].reach for k in cut))
     return advice
 
 
@@ -173,33 +168,48 @@ def explore(
     question: Question,
     start: Situation,
     goal: str,
-    max_paths: int,
-    max_situations: int,
-) -> tuple[Chain, dict[int, _Node], int]:
+    budget: Budget,
+) -> tuple[Chain, dict[int, _Node], int, list[int]]:
     """Every situation reachable from ``start`` (index 0) with its tree of dice and
-    decisions, the ends' worths read from ``goal``; and the runs made."""
+    decisions, the ends' worths read from ``goal``; the runs made; and the situations left
+    unexplored, less likely than the tolerance (each a leaf worth 0), by situations.walk."""
     chain = Chain()
-    root = _add(chain, runner, start, 0.0, max_situations, question)
     trees: dict[int, _Node] = {}
     runs = 0
-    todo = [root]
-    while todo:
-        index = todo.pop()
-        if index in trees:
-            continue
-        tree, ends = runner.tree(chain.nodes[index], max_paths)
-        runs += len(ends)
-        leaves: list[tuple[str, Any]] = []
-        for _, where in ends:
-            if isinstance(where, Situation):
-                target = _add(chain, runner, where, 0.0, max_situations, question)
-                leaves.append(("situation", target))
-                todo.append(target)
-            else:
-                leaves.append(("end", _number(where, goal)))
-        _settle(tree, leaves)
+
+    def step(index: int, node: Situation) -> list[tuple[Fraction, Any]]:
+        nonlocal runs
+        tree, ends = runner.tree(node, budget.max_paths)
         trees[index] = tree
-    return chain, trees, runs
+        runs += len(ends)
+        return [(_chance(tree, choices), where) for choices, where in ends]
+
+    def settle(index: int, node: Situation, went: list[tuple[Fraction, Any, int | None]]) -> None:
+        leaves: list[tuple[str, Any]] = [
+            ("situation", target) if target is not None else ("end", _number(where, goal))
+            for _, where, target in went
+        ]
+        _settle(trees[index], leaves)
+
+    # depth first without a tolerance: the situations numbered as they always were
+    likeliest = budget.tolerance > 0
+    cut = walk(chain, runner, start, question, budget, step, settle, likeliest_first=likeliest)
+    for index in cut:
+        trees[index] = _Node(leaf=("end", Fraction(0)))
+    return chain, trees, runs, cut
+
+
+def _chance(tree: _Node, choices: list[int]) -> Fraction:
+    """The chance of a path's dice (a decision passes on all of it)."""
+    p, node = Fraction(1), tree
+    for c in choices:
+        point = node.point
+        if point is None:
+            break
+        if point.kind == "dice":
+            p *= point.weights[c]
+        node = node.children[c]
+    return p
 
 
 def _settle(node: _Node, leaves: list[tuple[str, Any]]) -> None:

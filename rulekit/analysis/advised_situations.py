@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulekit.analysis.advice_situations import AdviceRunner, explore
 from rulekit.analysis.advice_values import value, worths
+from rulekit.analysis.budget import Budget
 from rulekit.analysis.outcomes import Question, TooManyPaths
 from rulekit.analysis.situations import Situation, TooManySituations
 from rulekit.book.inputs import Target
@@ -125,7 +126,8 @@ def _values(
     max_paths: int,
 ) -> list[Fraction] | str:
     text, minimize = goal
-    _, trees, _ = explore(runner, question, start, text, max_paths, max_situations)
+    budget = Budget(max_paths, max_situations, deciding=True)
+    _, trees, _, _ = explore(runner, question, start, text, budget)
     sign = -1 if minimize else 1
     best = worths(trees, sign, question.describe)
     root = trees[0]

@@ -28,6 +28,7 @@ from typing import Any
 
 from attrs import define, field
 
+from rulekit.analysis.budget import Budget
 from rulekit.analysis.lift import Dist, Lifter, OverTime, SituationDice, canon
 from rulekit.analysis.outcomes import (
     Distribution,
@@ -166,39 +167,24 @@ def _solve(
     max_seconds: float | None,
     tolerance: float,
 ) -> Distribution:
+    budget = Budget(max_paths, max_situations, max_seconds, tolerance)
     chain = Chain()
-    start = runner.start()
-    root = _add(chain, runner, start, 1.0, max_situations, question)
-    deadline = None if max_seconds is None else time.monotonic() + max_seconds
-    # the most probable situation first (as far as known when it was found): a tolerance
-    # then leaves only the least likely unexplored
-    frontier = [(-1.0, root)]
-    while frontier:
-        _, node_index = heapq.heappop(frontier)
-        node = chain.nodes[node_index]
-        if tolerance and node.reach < tolerance:
-            continue  # left unresolved (no edges)
-        if deadline is not None and time.monotonic() > deadline:
-            raise _too_long(question, max_seconds or 0, len(chain.nodes))
+
+    def step(index: int, node: Situation) -> list[tuple[Fraction, Any]]:
+        return runner.expand(node, max_paths)
+
+    def settle(index: int, node: Situation, went: list[tuple[Fraction, Any, int | None]]) -> None:
         edges: dict[Any, Fraction] = {}  # paths to one place add up to one edge
-        runner.lifter.deadline = deadline  # one lifted value can take longer than all else
-        try:
-            expanded = runner.expand(node, max_paths)
-        except OverTime:
-            raise _too_long(question, max_seconds or 0, len(chain.nodes)) from None
-        for weight, where in expanded:
-            if isinstance(where, Situation):
-                before = len(chain.nodes)
-                reach = node.reach * float(weight)
-                target: Any = _add(chain, runner, where, reach, max_situations, question)
-                if len(chain.nodes) > before:
-                    heapq.heappush(frontier, (-reach, target))
-            else:
-                target = _key(where)
-                chain.outcomes.setdefault(target, where)
-            known = edges.get(target)  # (Fraction arithmetic is slow: no 0 + weight)
-            edges[target] = weight if known is None else known + weight
+        for weight, where, target in went:
+            place: Any = target
+            if target is None:  # the end: the outcome's key
+                place = _key(where)
+                chain.outcomes.setdefault(place, where)
+            known = edges.get(place)  # (Fraction arithmetic is slow: no 0 + weight)
+            edges[place] = weight if known is None else known + weight
         node.edges = [(w, t) for t, w in edges.items()]
+
+    walk(chain, runner, runner.start(), question, budget, step, settle)
     chain.runs = runner.runs + runner.lifter.runs
     weights = _absorption(chain, question)
     outcomes = [Outcome(chain.outcomes[k], p) for k, p in weights.items() if k != UNRESOLVED]
@@ -214,6 +200,69 @@ def _solve(
     return dist
 
 
+Step = Callable[[int, "Situation"], list[tuple[Fraction, Any]]]
+Settle = Callable[[int, "Situation", list[tuple[Fraction, Any, "int | None"]]], None]
+
+
+def walk(
+    chain: Chain,
+    runner: _Runner,
+    start: Situation,
+    question: Question,
+    budget: Budget,
+    step: Step,
+    settle: Settle,
+    likeliest_first: bool = True,
+) -> list[int]:
+    """The one walk over a procedure's situations, for probabilities (``prob``) and for
+    expectimax (``advise``): from ``start`` (index 0), ``step`` gives a situation's ways on,
+    each with the chance of its dice (a decision passes its whole chance to every option) and
+    where it goes (a situation, or the procedure's end); ``settle`` gets them back with each
+    situation's index (None at an end). Budgets are applied here: situations
+    (--max-situations), seconds (--max-seconds, also within one lifted value) and the
+    tolerance (a situation less likely than it is left unexplored, unsettled; the cut ones
+    are returned). Likeliest first (the chance as far as known), so that a tolerance leaves
+    only the least likely; else the last found first (depth first)."""
+    root = _add(chain, runner, start, 1.0, budget.max_situations, question, budget)
+    deadline = budget.deadline()
+    frontier = [(-1.0, root)]
+    cut: list[int] = []
+    pushed = 0
+    done: set[int] = set()
+    while frontier:
+        _, index = heapq.heappop(frontier)
+        if index in done:  # (depth first: found again before it was walked from)
+            continue
+        done.add(index)
+        node = chain.nodes[index]
+        if budget.cut(node.reach):
+            cut.append(index)
+            continue  # left unresolved (no edges)
+        if deadline is not None and time.monotonic() > deadline:
+            raise budget.too_long(question.describe, f"{len(chain.nodes)} situations")
+        runner.lifter.deadline = deadline  # one lifted value can take longer than all else
+        try:
+            expanded = step(index, node)
+        except OverTime:
+            raise budget.too_long(question.describe, f"{len(chain.nodes)} situations") from None
+        went: list[tuple[Fraction, Any, int | None]] = []
+        for weight, where in expanded:
+            if isinstance(where, Situation):
+                before = len(chain.nodes)
+                reach = node.reach * float(weight)
+                target = _add(chain, runner, where, reach, budget.max_situations, question, budget)
+                if likeliest_first and len(chain.nodes) > before:
+                    heapq.heappush(frontier, (-reach, target))
+                elif not likeliest_first and target not in done:
+                    pushed += 1  # the last found first, also found again
+                    heapq.heappush(frontier, (-pushed, target))
+                went.append((weight, where, target))
+            else:
+                went.append((weight, where, None))
+        settle(index, node, went)
+    return cut
+
+
 def _add(
     chain: Chain,
     runner: _Runner,
@@ -221,6 +270,7 @@ def _add(
     reach: float,
     max_situations: int,
     question: Question,
+    budget: Budget | None = None,
 ) -> int:
     key = runner.key(s)
     found = chain.index.get(key)
@@ -228,33 +278,12 @@ def _add(
         chain.nodes[found].reach += reach
         return found
     if len(chain.nodes) >= max_situations:
-        raise TooManySituations(
-            [
-                error(
-                    f"{question.describe} reaches more than {max_situations} situations",
-                    where="--max-situations",
-                    hint="raise --max-situations, cut unlikely ones with --tolerance 1e-9, or "
-                    "estimate it by sampling: rulekit prob ... --samples 100000",
-                )
-            ]
-        )
+        budget = budget or Budget(max_situations=max_situations)
+        raise TooManySituations(budget.too_many_situations(question.describe).diagnostics)
     s.reach = reach
     chain.index[key] = len(chain.nodes)
     chain.nodes.append(s)
     return len(chain.nodes) - 1
-
-
-def _too_long(question: Question, seconds: float, situations: int) -> InputError:
-    return InputError(
-        [
-            error(
-                f"{question.describe} took more than {seconds:g} s ({situations} situations)",
-                where="--max-seconds",
-                hint="raise --max-seconds, cut unlikely situations with --tolerance 1e-9, or "
-                "estimate it by sampling: rulekit prob ... --samples 100000",
-            )
-        ]
-    )
 
 
 # ---- running blocks -------------------------------------------------------------------------

@@ -8,8 +8,9 @@ from typing import Any
 
 import click
 
+from rulekit.cli.budget_opts import exact_budgets
 from rulekit.cli.internal import reports_errors
-from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS, DEFAULT_STEP_BUDGET
+from rulekit.limits import DEFAULT_STEP_BUDGET
 
 SHOWN = 12  # decisions printed; --json has them all
 
@@ -25,28 +26,7 @@ SHOWN = 12  # decisions printed; --json has them all
 @click.option(
     "--decide", "decide", multiple=True, metavar="NAME=VALUE", help="Fix a decision: not advised."
 )
-@click.option(
-    "--max-paths",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MAX_PATHS,
-    show_default=True,
-    help="The most runs (paths of dice and decisions) to try.",
-)
-@click.option(
-    "--method",
-    type=click.Choice(["situations", "paths"]),
-    default="situations",
-    show_default=True,
-    help="situations: runs that reach the same situation are merged (a whole combat); "
-    "paths: every path of dice and decisions, one by one (loops too).",
-)
-@click.option(
-    "--max-situations",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MAX_SITUATIONS,
-    show_default=True,
-    help="Give up beyond this many situations (--method situations).",
-)
+@exact_budgets
 @click.option(
     "--max-steps",
     type=click.IntRange(min=1),
@@ -65,9 +45,11 @@ def advise_cmd(
     given: str | None,
     at: tuple[str, ...],
     decide: tuple[str, ...],
-    max_paths: int,
     method: str,
+    max_paths: int,
     max_situations: int,
+    tolerance: float,
+    max_seconds: float | None,
     max_steps: int,
     as_json: bool,
 ) -> None:
@@ -118,10 +100,19 @@ def advise_cmd(
                 max_paths,
                 max_steps,
                 max_situations,
+                tolerance=tolerance,
+                max_seconds=max_seconds,
             )
         else:
             advice = advise(
-                checked, question, wanted, minimize is not None, answered, max_paths, max_steps
+                checked,
+                question,
+                wanted,
+                minimize is not None,
+                answered,
+                max_paths,
+                max_steps,
+                max_seconds=max_seconds,
             )
     if as_json:
         click.echo(json.dumps(_json(advice), indent=2, ensure_ascii=False))
@@ -135,6 +126,13 @@ def advise_cmd(
     out.print(Text(f"{what}: {advice.goal} ({how})"))
     out.print(Text(f"  with the best decisions: {_num(advice.best)}"))
     out.print(Text(f"  with the rulebook's defaults: {_num(advice.by_default)}"))
+    if advice.unresolved is not None:
+        out.print(
+            Text(
+                f"  situations less likely than --tolerance {tolerance:g} left unexplored, "
+                f"worth 0 (reached {advice.unresolved:.3g} at most)"
+            )
+        )
     if not advice.decisions:
         out.print(Text("no decision to advise"))
     for d in advice.decisions[:SHOWN]:
@@ -168,6 +166,7 @@ def _json(advice: Any) -> dict[str, Any]:
         "goal": advice.goal,
         "paths": advice.paths,
         "situations": advice.situations,
+        "unresolved": advice.unresolved,
         "best": frac(advice.best),
         "by_default": frac(advice.by_default),
         "decisions": [
