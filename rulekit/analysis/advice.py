@@ -42,6 +42,27 @@ class Point:
     name: str = ""  # a decision's name
     rule: str | None = None
     default: int | None = None  # the option the rulebook advises
+    # 1: a decision of the side advised (or of the one player); -1: of a side against it
+    # (``choose ... by SIDE``), which, zero-sum, makes the goal as small as it can
+    polarity: int = 1
+
+
+class Sides:
+    """Whose decisions are advised: the side of the first decision met that names one
+    (``choose ... by SIDE``), unless ``mine`` is given; a decision of another side works
+    against the goal (zero-sum: minimax)."""
+
+    UNSET = object()
+
+    def __init__(self, mine: Any = UNSET) -> None:
+        self.mine = mine
+
+    def polarity(self, side: Any) -> int:
+        if side is None:
+            return 1
+        if self.mine is Sides.UNSET:
+            self.mine = side
+        return 1 if side == self.mine or show(side) == show(self.mine) else -1
 
 
 class BranchPoints:
@@ -53,6 +74,7 @@ class BranchPoints:
     answered: set[str]  # decisions answered with --decide: not branch points
     fixed: Policy  # answers given with --decide (and the rulebook's defaults otherwise)
     limit: int = DEFAULT_MAX_PATHS  # a roll's outcomes allowed (the --max-paths budget)
+    sides: Sides | None = None  # whose decisions are advised (None: every one's)
 
     def _branch(self, point: Point) -> int:
         raise NotImplementedError
@@ -97,6 +119,8 @@ class BranchPoints:
         default = request.default_position
         labels = [show(o) for o in request.options]
         point = Point("decide", len(labels), labels, [], request.name, request.rule, default)
+        if self.sides is not None:
+            point.polarity = self.sides.polarity(request.side)
         return request.options[self._branch(point)], "advise"
 
 
@@ -211,6 +235,7 @@ def _advise(
     prefix: list[int] | None = []
     paths = 0
     defaults = Defaults()
+    sides = Sides()
     max_paths, max_steps = budget.max_paths, budget.max_steps
     deadline = budget.deadline()
     while prefix is not None:
@@ -223,6 +248,7 @@ def _advise(
                 TooManyPaths.DECIDE,
             )
         tape = Tape(prefix, DefaultPolicy(), answered or set(), full=full)
+        tape.sides = sides
         interp = Interpreter(checked, tape, tape, max_steps=max_steps)
         interp.mute()
         defaults.dice = tape  # type: ignore[assignment]  # the memo reads .choices
@@ -292,8 +318,9 @@ def _solve(
             total += weight * _solve(child, sign, step, reach * weight, out)
         return total
     mine = len(out)
+    turned = sign * point.polarity  # a side against the goal makes it small
     out.append(
-        Decision(point.name, point.rule, list(before), reach, [], 0, point.default, sign < 0)
+        Decision(point.name, point.rule, list(before), reach, [], 0, point.default, turned < 0)
     )
     values: list[Fraction] = []
     nested: list[list[Decision]] = []
@@ -302,7 +329,7 @@ def _solve(
         step = [*before, f"{point.name}={point.labels[choice]}"]
         values.append(_solve(node.children[choice], sign, step, reach, below))
         nested.append(below)
-    best = max(range(point.size), key=lambda k: (sign * values[k], k == point.default, -k))
+    best = max(range(point.size), key=lambda k: (turned * values[k], k == point.default, -k))
     decision = out[mine]
     decision.options = [Option(label, v) for label, v in zip(point.labels, values, strict=True)]
     decision.best = best

@@ -18,7 +18,15 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from rulekit.analysis.advice import Advice, BranchPoints, Decision, Option, Point, _number
+from rulekit.analysis.advice import (
+    Advice,
+    BranchPoints,
+    Decision,
+    Option,
+    Point,
+    Sides,
+    _number,
+)
 from rulekit.analysis.advice_values import _Node, order, pick, value, visits, worths
 from rulekit.analysis.budget import Budget
 from rulekit.analysis.lift import SituationDice
@@ -70,6 +78,7 @@ class AdviceRunner(_Runner):
         # does not have: its dice are enumerated path by path
         self.answered = answered
         self.fixed: Policy | None = None
+        self.sides = Sides()  # whose decisions are advised: the first met's side
 
     def tree(self, s: Situation, max_paths: int) -> tuple[_Node, list[tuple[list[int], Any]]]:
         """Every path of dice and decisions from ``s`` to the next situation (or the end)."""
@@ -88,6 +97,7 @@ class AdviceRunner(_Runner):
                     TooManyPaths.DECIDE,
                 )
             tape = _Tape(prefix, self.full, self.answered)
+            tape.sides = self.sides
             tape.fixed = self.fixed
             i.use_policy(tape)
             try:
@@ -96,6 +106,7 @@ class AdviceRunner(_Runner):
                     # the blocks before the first branch point run alike on every path:
                     # one leaf, the situation where it is met (as _Runner.expand does)
                     again = _Tape([], self.full, self.answered)
+                    again.sides = self.sides
                     again.fixed = self.fixed
                     i.use_policy(again)
                     root.leaf = ("pending", 0)
@@ -255,9 +266,9 @@ def _decisions(
                     stack.append((node.children[c], [*before, label], p * point.weights[c]))
                 continue
             values = [value(node.children[c], best, sign) for c in range(point.size)]
-            chosen = pick(values, sign, point.default)
+            chosen = pick(values, sign * point.polarity, point.default)
             options = [Option(label, v) for label, v in zip(point.labels, values, strict=True)]
-            minimize = sign < 0
+            minimize = sign * point.polarity < 0  # a side against the goal: the least
             decision = Decision(
                 point.name, point.rule, list(before), p, options, chosen, point.default, minimize
             )

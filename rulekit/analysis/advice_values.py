@@ -26,7 +26,7 @@ from typing import Any
 from attrs import define, field
 
 from rulekit.analysis.advice import Point
-from rulekit.analysis.situations import components, gauss
+from rulekit.analysis.linear import components, gauss
 from rulekit.errors import RuleRuntimeError, error
 
 
@@ -76,7 +76,7 @@ def value(node: _Node, worth: dict[int, Fraction], sign: int) -> Fraction:
             Fraction(0),
         )
     values = [value(node.children[c], worth, sign) for c in range(point.size)]
-    return values[pick(values, sign, point.default)]
+    return values[pick(values, sign * point.polarity, point.default)]
 
 
 def worths(trees: dict[int, _Node], sign: int, describe: str) -> dict[int, Fraction]:
@@ -146,7 +146,7 @@ def _flows(tree: _Node, best: dict[int, Fraction], sign: int) -> dict[int, Fract
             stack.extend((child, p * point.weights[c]) for c, child in node.children.items())
             continue
         values = [value(node.children[c], best, sign) for c in range(point.size)]
-        stack.append((node.children[pick(values, sign, point.default)], p))
+        stack.append((node.children[pick(values, sign * point.polarity, point.default)], p))
     return out
 
 
@@ -164,6 +164,17 @@ def _loop(
     no decision changes (at the defaults only, with ``sign`` 0)."""
     position = {m: k for k, m in enumerate(component)}
     choices: Choices = {}
+    trees_of = [trees[m] for m in component]
+    if sign != 0 and _two_sided(trees_of):
+        # two sides (zero-sum): Hoffman and Karp's policy iteration, the other side's best
+        # answer to each play of the side advised, then that side's play improved
+        while True:
+            while True:
+                worth = _worth(trees, component, position, known, choices, describe)
+                if not _improve(trees_of, worth, sign, choices, only=-1):
+                    break
+            if not _improve(trees_of, worth, sign, choices, only=1):
+                return {m: worth[m] for m in component}
     while True:
         rows = []
         for m in component:  # x_m - sum(c_j * x_j) = r
@@ -177,6 +188,38 @@ def _loop(
         worth = {**known, **{m: solved[position[m]] for m in component}}
         if sign == 0 or not _improve([trees[m] for m in component], worth, sign, choices):
             return {m: worth[m] for m in component}
+
+
+def _worth(
+    trees: dict[int, _Node],
+    component: list[int],
+    position: dict[int, int],
+    known: dict[int, Fraction],
+    choices: Choices,
+    describe: str,
+) -> dict[int, Fraction]:
+    """The worths of a loop's situations under fixed choices (and those already known)."""
+    rows = []
+    for m in component:  # x_m - sum(c_j * x_j) = r
+        coeff, rest = _linear(trees[m], position, known, choices)
+        coeff = {j: -c for j, c in coeff.items()}
+        coeff[position[m]] = coeff.get(position[m], Fraction(0)) + 1
+        rows.append((coeff, rest))
+    solved = _gauss(rows)
+    if solved is None:
+        raise _endless(describe)
+    return {**known, **{m: solved[position[m]] for m in component}}
+
+
+def _two_sided(trees: list[_Node]) -> bool:
+    """Whether any decision in the trees is of a side against the goal."""
+    stack = list(trees)
+    while stack:
+        node = stack.pop()
+        if node.point is not None and node.point.polarity < 0:
+            return True
+        stack.extend(node.children.values())
+    return False
 
 
 def _linear(
@@ -206,9 +249,16 @@ def _linear(
     return coeff, rest
 
 
-def _improve(trees: list[_Node], worth: dict[int, Fraction], sign: int, choices: Choices) -> bool:
-    """Take at every decision the option worth the most given ``worth``, where it is
-    strictly better than the one taken; whether any changed."""
+def _improve(
+    trees: list[_Node],
+    worth: dict[int, Fraction],
+    sign: int,
+    choices: Choices,
+    only: int | None = None,
+) -> bool:
+    """Take at every decision (of one side only: ``only``, a polarity) the option worth
+    the most to its side given ``worth``, where it is strictly better than the one taken;
+    whether any changed."""
     changed = False
     stack = list(trees)
     while stack:
@@ -217,17 +267,20 @@ def _improve(trees: list[_Node], worth: dict[int, Fraction], sign: int, choices:
         point = node.point
         if node.leaf is not None or point is None or point.kind == "dice":
             continue
+        if only is not None and point.polarity != only:
+            continue
+        turned = sign * point.polarity
         values = [value(node.children[c], worth, sign) for c in range(point.size)]
         now = choices.get(id(node), point.default if point.default is not None else 0)
-        better = pick(values, sign, point.default)
-        if sign * values[better] > sign * values[now]:
+        better = pick(values, turned, point.default)
+        if turned * values[better] > turned * values[now]:
             choices[id(node)] = better
             changed = True
     return changed
 
 
 def _gauss(rows: list[tuple[dict[int, Fraction], Fraction]]) -> list[Fraction] | None:
-    """situations.gauss with a plain number on the right of each equation."""
+    """linear.gauss with a plain number on the right of each equation."""
     found = gauss([(coeff, {0: r}) for coeff, r in rows])
     return None if found is None else [x.get(0, Fraction(0)) for x in found]
 

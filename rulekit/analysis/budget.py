@@ -12,6 +12,7 @@ import time
 from attrs import frozen
 
 from rulekit.errors import InputError, error
+from rulekit.language.nodes import Span
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS, DEFAULT_STEP_BUDGET
 
 # what to do instead, by what was asked: advise cannot estimate by sampling
@@ -61,6 +62,22 @@ class Budget:
                     where="--max-seconds",
                     hint="raise --max-seconds, cut unlikely situations with --tolerance 1e-9, "
                     f"or {instead}",
+                )
+            ]
+        )
+
+    def counting(self, describe: str, found: int, name: str, most: int, span: Span) -> InputError:
+        """Situations told apart for ever by a variable that only counts up and is read."""
+        instead = FIX if self.deciding else ESTIMATE
+        return InputError(
+            [
+                error(
+                    f"{describe} keeps finding new situations ({found:,} so far) that differ "
+                    f"in '{name}', which only counts up ({name} = {most} so far) and is "
+                    "read: they never come back, so they cannot be merged",
+                    span,
+                    hint=f"solve it to a tolerance (situations less likely than it left "
+                    f"unexplored): --tolerance 1e-9, or {instead}",
                 )
             ]
         )

@@ -22,7 +22,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -30,6 +30,7 @@ from attrs import define, field
 
 from rulekit.analysis.budget import Budget
 from rulekit.analysis.lift import Dist, Lifter, OverTime, SituationDice, canon
+from rulekit.analysis.linear import components, gauss
 from rulekit.analysis.outcomes import (
     Distribution,
     Outcome,
@@ -45,13 +46,20 @@ from rulekit.engine.codegen_runtime import located
 from rulekit.engine.dice import DiceNeeded
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.program import program_for
-from rulekit.engine.reach import names_reached
+from rulekit.engine.reach import counters, names_reached, names_read
 from rulekit.engine.runtime import MAX_NESTING, Frame, GameState, TurnEnded
 from rulekit.engine.values import clone, unwrap
 from rulekit.errors import InputError, InternalRuleError, RulekitError, RuleRuntimeError, error
 from rulekit.language import nodes as n
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
 
+# a variable that only counts up and is read tells situations apart for ever (a round
+# number): looked for at 1,000 situations found, then 2,000, 4,000 ... (each look reads every
+# situation's key once), it is one that takes 20 values or more and without which there
+# would be 10 times fewer situations (issue 33: fail within 2 s, naming it)
+COUNTER_CHECK = 1_000
+COUNTER_VALUES = 20
+COUNTER_MERGE = 10
 UNRESOLVED = "\x00unresolved"  # the key of the probability left unexplored
 
 
@@ -225,6 +233,7 @@ def walk(
     only the least likely; else the last found first (depth first)."""
     root = _add(chain, runner, start, 1.0, budget.max_situations, question, budget)
     deadline = budget.deadline()
+    check = COUNTER_CHECK  # the situations found when counters are next looked for
     frontier = [(-1.0, root)]
     cut: list[int] = []
     pushed = 0
@@ -240,6 +249,12 @@ def walk(
             continue  # left unresolved (no edges)
         if deadline is not None and time.monotonic() > deadline:
             raise budget.too_long(question.describe, f"{len(chain.nodes)} situations")
+        if len(chain.nodes) >= check and not budget.tolerance:
+            check *= 2
+            counted = runner.counted(chain)
+            if counted is not None:
+                found = budget.counting(question.describe, len(chain.nodes), *counted)
+                raise TooManySituations(found.diagnostics)  # (diff samples it instead)
         runner.lifter.deadline = deadline  # one lifted value can take longer than all else
         try:
             expanded = step(index, node)
@@ -326,6 +341,48 @@ class _Runner:
             if question.of is not None
             else set()
         )
+        # the variables it writes but nothing reads (a round number that only counts): what
+        # they hold changes nothing, so situations that differ only in them are merged
+        self.counting = frozenset(self.touched - self._read(entered, question))
+        self.counters: dict[str, n.Span] | None = None  # the read ones (counted), found once
+
+    def counted(self, chain: Chain) -> tuple[str, int, n.Span] | None:
+        """A variable that only counts up (reach.counters) and is read, which the
+        situations found keep telling apart: it takes at least COUNTER_VALUES values, and
+        without it they would be COUNTER_MERGE times fewer (a round number read by the
+        result: its situations would never come back). Its name, largest value and first
+        increment; None when there is none."""
+        if self.counters is None:
+            decl = self.checked.book.procedures[self.program.name]
+            found = counters(self.checked.book, self.checked.tables, [*decl.body])
+            self.counters = {k: v for k, v in found.items() if k not in self.counting}
+        total = len(chain.index)
+        for name, span in sorted(self.counters.items()):
+            values: set[Any] = set()
+            rest: set[Any] = set()
+            for where, local, state, *others in chain.index:
+                got = [v for k, v in (*local, *state) if k == name]
+                values.update(v for v in got if type(v) is int)
+                rest.add(
+                    (
+                        where,
+                        tuple(kv for kv in local if kv[0] != name),
+                        tuple(kv for kv in state if kv[0] != name),
+                        *others,
+                    )
+                )
+            if len(values) >= COUNTER_VALUES and len(rest) * COUNTER_MERGE <= total:
+                return name, max(values), span
+        return None
+
+    def _read(self, decl: n.ProcedureDecl | None, question: Question) -> set[str]:
+        """The names the procedure, what it calls, and ``--of`` may read."""
+        if decl is None:  # pragma: no cover - a runner is for a procedure
+            return set(self.touched)
+        roots: list[Any] = [*decl.body, *decl.params]
+        if question.of is not None:
+            roots.append(question.of)
+        return names_read(self.checked.book, self.checked.tables, roots)
 
     def start(self) -> Situation:
         """The situation at the procedure's first block, its arguments bound as a call binds
@@ -365,7 +422,10 @@ class _Runner:
         values = s.state.values
         if self.keys is None:  # the state variables compared, in one order
             book = self.checked.book
-            self.keys = sorted(self.touched & (set(book.states) | set(book.tracks) | set(values)))
+            compared = (self.touched - self.counting) & (
+                set(book.states) | set(book.tracks) | set(values)
+            )
+            self.keys = sorted(compared)
         state = tuple([(k, canon(values[k], seen)) for k in self.keys if k in values])
         pieces = canon(s.state.entities, seen)
         program = s.program or self.program
@@ -376,13 +436,13 @@ class _Runner:
                 c.target,
                 tuple(
                     (k, canon(c.frame.locals[k], seen))
-                    for k in sorted(c.live)
+                    for k in sorted(c.live - self.counting)
                     if k in c.frame.locals
                 ),
             )
             for c in s.callers
         )
-        live = program.live[s.block] if s.block >= 0 else frozenset()
+        live = program.live[s.block] - self.counting if s.block >= 0 else frozenset()
         local = tuple((k, canon(s.locals[k], seen)) for k in sorted(live) if k in s.locals)
         inputs = tuple((k, canon(s.inputs[k], seen)) for k in sorted(s.inputs))
         answered = tuple(sorted(s.answered.items()))
@@ -680,38 +740,6 @@ def _solve_component(
     return {m: {k: p for k, p in found[position[m]].items() if p} for m in component}
 
 
-def gauss(
-    rows: list[tuple[dict[int, Fraction], dict[Any, Fraction]]],
-) -> list[dict[Any, Fraction]] | None:
-    """Solve sum(c_j * x_j) = r, one row per unknown, by Gauss-Jordan elimination over
-    fractions: each row a dict of coefficients (the equations of a loop are sparse) and a
-    right-hand side over named parts (outcomes; one part for a plain number). None when
-    singular (a loop that never ends)."""
-    size = len(rows)
-    rows = [({j: c for j, c in coeff.items() if c}, dict(rhs)) for coeff, rhs in rows]
-    for col in range(size):
-        pivot = next((r for r in range(col, size) if rows[r][0].get(col)), None)
-        if pivot is None:
-            return None
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        coeff, rhs = rows[col]
-        scale = coeff[col]
-        coeff = {j: c / scale for j, c in coeff.items()}
-        rhs = {k: p / scale for k, p in rhs.items()}
-        rows[col] = (coeff, rhs)
-        for r in range(size):
-            factor = rows[r][0].get(col) if r != col else None
-            if not factor:
-                continue
-            other, other_rhs = rows[r]
-            for j, c in coeff.items():
-                other[j] = other.get(j, Fraction(0)) - factor * c
-            for k, p in rhs.items():
-                other_rhs[k] = other_rhs.get(k, Fraction(0)) - factor * p
-            rows[r] = ({j: c for j, c in other.items() if c}, other_rhs)
-    return [rows[k][1] for k in range(size)]
-
-
 def _endless(question: Question) -> RuleRuntimeError:
     return RuleRuntimeError(
         [
@@ -723,53 +751,3 @@ def _endless(question: Question) -> RuleRuntimeError:
             )
         ]
     )
-
-
-def components(nodes: Iterable[int], nexts: Callable[[int], list[int]]) -> list[list[int]]:
-    """Tarjan's strongly connected components of the graph ``nexts`` gives, successors
-    before predecessors (iterative: a long chain of situations must not exhaust Python's
-    stack)."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on_stack: set[int] = set()
-    stack: list[int] = []
-    out: list[list[int]] = []
-    counter = 0
-    for root in nodes:
-        if root in index:
-            continue
-        work: list[tuple[int, int]] = [(root, 0)]
-        while work:
-            v, k = work.pop()
-            if k == 0:
-                index[v] = low[v] = counter
-                counter += 1
-                stack.append(v)
-                on_stack.add(v)
-            successors = nexts(v)
-            recurse = False
-            while k < len(successors):
-                w = successors[k]
-                k += 1
-                if w not in index:
-                    work.append((v, k))
-                    work.append((w, 0))
-                    recurse = True
-                    break
-                if w in on_stack:
-                    low[v] = min(low[v], index[w])
-            if recurse:
-                continue
-            if low[v] == index[v]:
-                component = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    component.append(w)
-                    if w == v:
-                        break
-                out.append(component)
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[v])
-    return out

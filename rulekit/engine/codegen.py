@@ -383,15 +383,16 @@ class Gen(Operators, Calls, Locals):
             sub.line(f"{default}_default = _Suggestion({default}, {mute!r}, {remember!r})")
             default = f"{default}_default"
         site = w.const(ChooseSite(s.name, s.title, s.span, s.options.span))
+        side = "" if s.side is None else f", {self.expr(s.side)}"  # whose decision it is
         if not self.py:
-            w.line(f"_choose(i, {site}, {self.expr(s.options)}, {default or 'None'})")
+            w.line(f"_choose(i, {site}, {self.expr(s.options)}, {default or 'None'}{side})")
             return
         # the default, the policy (a player's prompt, a view) and the choice read and
         # write the locals in L: written there first, read back after
         t = w.temp()
         w.line(f"{t} = {self.expr(s.options)}")
         w.line(self._synced())
-        w.line(f"_choose(i, {site}, {t}, {default or 'None'})")
+        w.line(f"_choose(i, {site}, {t}, {default or 'None'}{side})")
         if s.default is not None and contains(s.default, n.Draw):  # a pool drawn from
             w.line("(" + ", ".join(self._reread()) + ")")
         elif s.name in self.py:
