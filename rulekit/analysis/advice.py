@@ -195,9 +195,9 @@ class Advice:
 
 
 @define
-class _Node:
+class PathNode:
     point: Point | None = None
-    children: dict[int, _Node] = field(factory=dict)
+    children: dict[int, PathNode] = field(factory=dict)
     value: Fraction | None = None  # a leaf's worth
 
 
@@ -231,7 +231,7 @@ def _advise(
     budget: Budget,
     full: set[str],
 ) -> Advice:
-    root = _Node()
+    root = PathNode()
     prefix: list[int] | None = []
     paths = 0
     defaults = Defaults()
@@ -260,12 +260,12 @@ def _advise(
         node = root
         for choice, point in zip(tape.choices, tape.points, strict=True):
             node.point = point
-            node = node.children.setdefault(choice, _Node())
-        node.value = _number(result, goal)
+            node = node.children.setdefault(choice, PathNode())
+        node.value = goal_number(result, goal)
         prefix = tape.next_prefix()
     sign = -1 if minimize else 1
     decisions: list[Decision] = []
-    best = _solve(root, sign, [], Fraction(1), decisions)
+    best = solve_tree(root, sign, [], Fraction(1), decisions)
     by_default = _default_value(root)
     return Advice(question.describe, goal, best, by_default, decisions, paths)
 
@@ -281,7 +281,7 @@ def _run(interp: Interpreter, question: Question, args: dict[str, Any]) -> Any:
     return interp.evaluate(question.of, {**args, "result": result})
 
 
-def _number(
+def goal_number(
     value: Any, goal: str, where: str = "--maximize", after: str = "", hint: str | None = None
 ) -> Fraction:
     v = unwrap(value)
@@ -302,8 +302,8 @@ def _number(
     )
 
 
-def _solve(
-    node: _Node, sign: int, before: list[str], reach: Fraction, out: list[Decision]
+def solve_tree(
+    node: PathNode, sign: int, before: list[str], reach: Fraction, out: list[Decision]
 ) -> Fraction:
     """The node's worth with the best play below it; the decisions met on the way."""
     point = node.point
@@ -315,7 +315,7 @@ def _solve(
         for choice, child in sorted(node.children.items()):
             weight = point.weights[choice]
             step = [*before, f"{point.labels[choice]}"]
-            total += weight * _solve(child, sign, step, reach * weight, out)
+            total += weight * solve_tree(child, sign, step, reach * weight, out)
         return total
     mine = len(out)
     turned = sign * point.polarity  # a side against the goal makes it small
@@ -327,7 +327,7 @@ def _solve(
     for choice in range(point.size):
         below: list[Decision] = []
         step = [*before, f"{point.name}={point.labels[choice]}"]
-        values.append(_solve(node.children[choice], sign, step, reach, below))
+        values.append(solve_tree(node.children[choice], sign, step, reach, below))
         nested.append(below)
     best = max(range(point.size), key=lambda k: (turned * values[k], k == point.default, -k))
     decision = out[mine]
@@ -337,7 +337,7 @@ def _solve(
     return values[best]
 
 
-def _default_value(node: _Node) -> Fraction:
+def _default_value(node: PathNode) -> Fraction:
     """The worth with the rulebook's defaults (the first option where it gives none)."""
     point = node.point
     if point is None:

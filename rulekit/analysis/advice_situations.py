@@ -25,16 +25,16 @@ from rulekit.analysis.advice import (
     Option,
     Point,
     Sides,
-    _number,
+    goal_number,
 )
-from rulekit.analysis.advice_values import _Node, order, pick, value, visits, worths
+from rulekit.analysis.advice_values import SituationNode, order, pick, value, visits, worths
 from rulekit.analysis.budget import Budget
 from rulekit.analysis.lift import SituationDice
 from rulekit.analysis.outcomes import Question, TooManyPaths
 from rulekit.analysis.situations import (
     Chain,
+    Runner,
     Situation,
-    _Runner,
     walk,
     worth_a_stop,
 )
@@ -67,7 +67,7 @@ class _Tape(BranchPoints, SituationDice):
         return self._next(point.size)
 
 
-class AdviceRunner(_Runner):
+class AdviceRunner(Runner):
     """The situations' runner, with decisions as branch points too."""
 
     def __init__(
@@ -80,11 +80,13 @@ class AdviceRunner(_Runner):
         self.fixed: Policy | None = None
         self.sides = Sides()  # whose decisions are advised: the first met's side
 
-    def tree(self, s: Situation, max_paths: int) -> tuple[_Node, list[tuple[list[int], Any]]]:
+    def tree(
+        self, s: Situation, max_paths: int
+    ) -> tuple[SituationNode, list[tuple[list[int], Any]]]:
         """Every path of dice and decisions from ``s`` to the next situation (or the end)."""
         i = self.interp
         assert self.fixed is not None
-        root = _Node()
+        root = SituationNode()
         ends: list[tuple[list[int], Any]] = []
         prefix: list[int] | None = []
         paths = 0
@@ -104,7 +106,7 @@ class AdviceRunner(_Runner):
                 where = self._run(s, tape)
                 if not prefix and tape.choices and worth_a_stop(self.quiet, tape.sizes[0]):
                     # the blocks before the first branch point run alike on every path:
-                    # one leaf, the situation where it is met (as _Runner.expand does)
+                    # one leaf, the situation where it is met (as Runner.expand does)
                     again = _Tape([], self.full, self.answered)
                     again.sides = self.sides
                     again.fixed = self.fixed
@@ -116,7 +118,7 @@ class AdviceRunner(_Runner):
             node = root
             for choice, point in zip(tape.choices, tape.points, strict=True):
                 node.point = point
-                node = node.children.setdefault(choice, _Node())
+                node = node.children.setdefault(choice, SituationNode())
             ends.append((list(tape.choices), where))
             node.leaf = ("pending", len(ends) - 1)
             prefix = tape.next_prefix()
@@ -180,12 +182,12 @@ def explore(
     start: Situation,
     goal: str,
     budget: Budget,
-) -> tuple[Chain, dict[int, _Node], int, list[int]]:
+) -> tuple[Chain, dict[int, SituationNode], int, list[int]]:
     """Every situation reachable from ``start`` (index 0) with its tree of dice and
     decisions, the ends' worths read from ``goal``; the runs made; and the situations left
     unexplored, less likely than the tolerance (each a leaf worth 0), by situations.walk."""
     chain = Chain()
-    trees: dict[int, _Node] = {}
+    trees: dict[int, SituationNode] = {}
     runs = 0
 
     def step(index: int, node: Situation) -> list[tuple[Fraction, Any]]:
@@ -197,7 +199,7 @@ def explore(
 
     def settle(index: int, node: Situation, went: list[tuple[Fraction, Any, int | None]]) -> None:
         leaves: list[tuple[str, Any]] = [
-            ("situation", target) if target is not None else ("end", _number(where, goal))
+            ("situation", target) if target is not None else ("end", goal_number(where, goal))
             for _, where, target in went
         ]
         _settle(trees[index], leaves)
@@ -206,11 +208,11 @@ def explore(
     likeliest = budget.tolerance > 0
     cut = walk(chain, runner, start, question, budget, step, settle, likeliest_first=likeliest)
     for index in cut:
-        trees[index] = _Node(leaf=("end", Fraction(0)))
+        trees[index] = SituationNode(leaf=("end", Fraction(0)))
     return chain, trees, runs, cut
 
 
-def _chance(tree: _Node, choices: list[int]) -> Fraction:
+def _chance(tree: SituationNode, choices: list[int]) -> Fraction:
     """The chance of a path's dice (a decision passes on all of it)."""
     p, node = Fraction(1), tree
     for c in choices:
@@ -223,7 +225,7 @@ def _chance(tree: _Node, choices: list[int]) -> Fraction:
     return p
 
 
-def _settle(node: _Node, leaves: list[tuple[str, Any]]) -> None:
+def _settle(node: SituationNode, leaves: list[tuple[str, Any]]) -> None:
     """The paths' ends, now known as situations (by index) or worths."""
     stack = [node]
     while stack:
@@ -234,7 +236,7 @@ def _settle(node: _Node, leaves: list[tuple[str, Any]]) -> None:
 
 
 def _decisions(
-    trees: dict[int, _Node],
+    trees: dict[int, SituationNode],
     order: list[int],
     best: dict[int, Fraction],
     sign: int,
@@ -251,7 +253,7 @@ def _decisions(
             continue
         # a situation a loop comes back to may be met first by its way back
         start = way.setdefault(index, ["..."])
-        stack: list[tuple[_Node, list[str], Fraction]] = [(trees[index], start, here)]
+        stack: list[tuple[SituationNode, list[str], Fraction]] = [(trees[index], start, here)]
         while stack:
             node, before, p = stack.pop()
             if node.leaf is not None:

@@ -31,19 +31,19 @@ from rulekit.errors import RuleRuntimeError, error
 
 
 @define
-class _Node:
+class SituationNode:
     """A branch point of a situation's paths, or (``leaf``) where a path ends: another
     situation's index, or the worth of the procedure's end."""
 
     point: Point | None = None
-    children: dict[int, _Node] = field(factory=dict)
+    children: dict[int, SituationNode] = field(factory=dict)
     leaf: tuple[str, Any] | None = None  # ("situation", index) or ("end", worth)
 
 
 Choices = dict[int, int]  # a decision's node (by id) -> the option taken there
 
 
-def successors(node: _Node) -> list[int]:
+def successors(node: SituationNode) -> list[int]:
     """The situations a tree's leaves lead to."""
     out, stack = [], [node]
     while stack:
@@ -62,7 +62,7 @@ def pick(values: list[Fraction], sign: int, default: int | None) -> int:
     return max(range(len(values)), key=lambda k: (sign * values[k], k == default, -k))
 
 
-def value(node: _Node, worth: dict[int, Fraction], sign: int) -> Fraction:
+def value(node: SituationNode, worth: dict[int, Fraction], sign: int) -> Fraction:
     """The node's worth: the best option at each decision (``sign`` 1 most, -1 least; 0:
     the rulebook's default), the weighted mean at each throw."""
     if node.leaf is not None:
@@ -79,7 +79,7 @@ def value(node: _Node, worth: dict[int, Fraction], sign: int) -> Fraction:
     return values[pick(values, sign * point.polarity, point.default)]
 
 
-def worths(trees: dict[int, _Node], sign: int, describe: str) -> dict[int, Fraction]:
+def worths(trees: dict[int, SituationNode], sign: int, describe: str) -> dict[int, Fraction]:
     """Every situation's worth with the best play (``sign`` 1 or -1) or the defaults (0)."""
     out: dict[int, Fraction] = {}
     nexts = {index: successors(tree) for index, tree in trees.items()}
@@ -92,14 +92,14 @@ def worths(trees: dict[int, _Node], sign: int, describe: str) -> dict[int, Fract
     return out
 
 
-def order(trees: dict[int, _Node]) -> list[int]:
+def order(trees: dict[int, SituationNode]) -> list[int]:
     """The situations, each set of them before the sets it leads to (the first first)."""
     nexts = {index: successors(tree) for index, tree in trees.items()}
     return [m for c in reversed(components(sorted(trees), nexts.__getitem__)) for m in c]
 
 
 def visits(
-    trees: dict[int, _Node], root: int, best: dict[int, Fraction], sign: int
+    trees: dict[int, SituationNode], root: int, best: dict[int, Fraction], sign: int
 ) -> dict[int, Fraction]:
     """How often each situation is reached with the best play: a probability where no
     loop comes back to it, else the expected number of times."""
@@ -130,10 +130,10 @@ def visits(
     return out
 
 
-def _flows(tree: _Node, best: dict[int, Fraction], sign: int) -> dict[int, Fraction]:
+def _flows(tree: SituationNode, best: dict[int, Fraction], sign: int) -> dict[int, Fraction]:
     """The probability of each situation a tree leads to, with the best play."""
     out: dict[int, Fraction] = {}
-    stack: list[tuple[_Node, Fraction]] = [(tree, Fraction(1))]
+    stack: list[tuple[SituationNode, Fraction]] = [(tree, Fraction(1))]
     while stack:
         node, p = stack.pop()
         if node.leaf is not None:
@@ -154,7 +154,7 @@ def _flows(tree: _Node, best: dict[int, Fraction], sign: int) -> dict[int, Fract
 
 
 def _loop(
-    trees: dict[int, _Node],
+    trees: dict[int, SituationNode],
     component: list[int],
     known: dict[int, Fraction],
     sign: int,
@@ -191,7 +191,7 @@ def _loop(
 
 
 def _worth(
-    trees: dict[int, _Node],
+    trees: dict[int, SituationNode],
     component: list[int],
     position: dict[int, int],
     known: dict[int, Fraction],
@@ -211,7 +211,7 @@ def _worth(
     return {**known, **{m: solved[position[m]] for m in component}}
 
 
-def _two_sided(trees: list[_Node]) -> bool:
+def _two_sided(trees: list[SituationNode]) -> bool:
     """Whether any decision in the trees is of a side against the goal."""
     stack = list(trees)
     while stack:
@@ -223,12 +223,12 @@ def _two_sided(trees: list[_Node]) -> bool:
 
 
 def _linear(
-    node: _Node, position: dict[int, int], known: dict[int, Fraction], choices: Choices
+    node: SituationNode, position: dict[int, int], known: dict[int, Fraction], choices: Choices
 ) -> tuple[dict[int, Fraction], Fraction]:
     """A tree's worth under fixed choices, as sum(c_j * x_j) + r over the loop's worths."""
     coeff: dict[int, Fraction] = {}
     rest = Fraction(0)
-    stack: list[tuple[_Node, Fraction]] = [(node, Fraction(1))]
+    stack: list[tuple[SituationNode, Fraction]] = [(node, Fraction(1))]
     while stack:
         current, p = stack.pop()
         if current.leaf is not None:
@@ -250,7 +250,7 @@ def _linear(
 
 
 def _improve(
-    trees: list[_Node],
+    trees: list[SituationNode],
     worth: dict[int, Fraction],
     sign: int,
     choices: Choices,

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import define, field, frozen
 
-from rulekit.analysis.advice import Tape, _Node, _number, _solve
+from rulekit.analysis.advice import PathNode, Tape, goal_number, solve_tree
 from rulekit.analysis.advised_situations import ADVISED_MAX_SITUATIONS, option_values
 from rulekit.analysis.prob import of_expression
 from rulekit.book.inputs import Target
@@ -272,7 +272,7 @@ class Lookahead:
     ) -> tuple[list[Fraction], bool] | str:
         fixed = self.log[entry.log_at :]
         at = len(fixed)
-        root = _Node()
+        root = PathNode()
         prefix: list[int] | None = list(fixed)
         paths = 0
         met_later = False
@@ -298,7 +298,7 @@ class Lookahead:
             node = root
             for choice, point in zip(tape.choices, tape.points, strict=True):
                 node.point = point
-                node = node.children.setdefault(choice, _Node())
+                node = node.children.setdefault(choice, PathNode())
             node.value = worth
             prefix = _next_prefix(tape, at)
         node = root
@@ -306,7 +306,7 @@ class Lookahead:
             node = node.children[choice]
         sign = -1 if goal.minimize else 1
         below = [node.children[k] for k in sorted(node.children)]
-        return [_solve(child, sign, [], Fraction(1), []) for child in below], met_later
+        return [solve_tree(child, sign, [], Fraction(1), []) for child in below], met_later
 
     def _run(self, entry: Entry, expr: n.Expr, text: str, tape: Tape) -> Fraction:
         memo: dict[int, Any] = {}
@@ -326,7 +326,7 @@ class Lookahead:
             f" (e.g. '{next(iter(tracks))}')" if tracks else ""
         )
         value = replay.evaluate(expr, {**args, "result": result})
-        return _number(value, text, "--policy", after, hint)
+        return goal_number(value, text, "--policy", after, hint)
 
 
 @define

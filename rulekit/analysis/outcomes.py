@@ -207,7 +207,7 @@ class Distribution:
         }
 
 
-def _order(value: Any) -> tuple[int, Any]:
+def outcome_order(value: Any) -> tuple[int, Any]:
     """Numbers ascending, enum members in declared order, then anything else by its text."""
     v = unwrap(value)
     if v is None:
@@ -235,5 +235,5 @@ class Question:
     answer: Callable[[Interpreter, dict[str, Any]], Any] | None = None
 
 
-def _key(value: Any) -> str:
+def outcome_key(value: Any) -> str:
     return json.dumps(to_json(value), sort_keys=True)

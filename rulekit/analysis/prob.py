@@ -31,8 +31,8 @@ from rulekit.analysis.outcomes import (
     PathDice,
     Question,
     TooManyPaths,
-    _key,
-    _order,
+    outcome_key,
+    outcome_order,
 )
 from rulekit.analysis.situations import solve_by_situations
 from rulekit.book import types as t
@@ -42,7 +42,7 @@ from rulekit.engine.dice import DiceNeeded, SeededDice
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.program import program_for
 from rulekit.engine.reach import pure
-from rulekit.engine.session import _slots, bind_inputs, make_policy
+from rulekit.engine.session import bind_inputs, input_slots, make_policy
 from rulekit.engine.values import unwrap
 from rulekit.errors import InputError, error
 from rulekit.language import nodes as n
@@ -92,7 +92,7 @@ def of_expression(checked: Checked, target: Target, text: str, where: str = "--o
     """``text`` parsed and checked with the target's inputs and its ``result`` in scope."""
     checked.book.sources.add(where, text)  # so that errors can quote it
     expr = parse_expression(text, where)
-    names = dict(_slots(checked, target))
+    names = dict(input_slots(checked, target))
     names["result"] = _result_type(checked, target)
     _, diags = check_expression(checked, expr, names)
     if diags:
@@ -181,7 +181,7 @@ def _enumerate(
         dice = throw(prefix)
         value, used = run(dice)
         value = unwrap(value)  # a roll counts as its total
-        key = _key(value)
+        key = outcome_key(value)
         if key in totals:
             totals[key].p += dice.probability()
         else:
@@ -190,7 +190,7 @@ def _enumerate(
             if item not in provisional:
                 provisional.append(item)
         prefix = dice.next_prefix()
-    outcomes = sorted(totals.values(), key=lambda o: _order(o.value))
+    outcomes = sorted(totals.values(), key=lambda o: outcome_order(o.value))
     total = sum((o.p for o in outcomes), Fraction(0))
     if total != 1:  # the enumeration itself is wrong: a bug, not bad input
         raise AssertionError(f"probabilities of {question.describe} sum to {total}, not 1")
@@ -309,13 +309,13 @@ def sampled(
         interp = Interpreter(checked, dice, max_steps=max_steps)
         interp.mute()  # untraced, as above
         value = unwrap(question.run(interp))
-        entry = counts.setdefault(_key(value), [value, 0])
+        entry = counts.setdefault(outcome_key(value), [value, 0])
         entry[1] += 1
         for item in interp.trace.provisional_used:
             if item not in provisional:
                 provisional.append(item)
     outcomes = [Outcome(v, Fraction(c, samples)) for v, c in counts.values()]
-    outcomes.sort(key=lambda o: _order(o.value))
+    outcomes.sort(key=lambda o: outcome_order(o.value))
     return Distribution(
         question.describe, outcomes, 0, exact=False, samples=samples, provisional_used=provisional
     )

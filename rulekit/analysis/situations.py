@@ -37,8 +37,8 @@ from rulekit.analysis.outcomes import (
     PathDice,
     Question,
     TooManyPaths,
-    _key,
-    _order,
+    outcome_key,
+    outcome_order,
 )
 from rulekit.book.checker import Checked
 from rulekit.engine.codegen_blocks import END, Blocks, Enter, Lift, blocks
@@ -156,7 +156,7 @@ def solve_by_situations(
     situation. ``max_paths`` bounds the paths of dice between two situations."""
     comp = program_for(checked)
     decl = checked.book.procedures[question.target.name]
-    runner = _Runner(checked, question, blocks(comp, decl), max_steps)
+    runner = Runner(checked, question, blocks(comp, decl), max_steps)
     while True:
         try:
             return _solve(runner, question, max_situations, max_paths, max_seconds, tolerance)
@@ -168,7 +168,7 @@ def solve_by_situations(
 
 
 def _solve(
-    runner: _Runner,
+    runner: Runner,
     question: Question,
     max_situations: int,
     max_paths: int,
@@ -186,7 +186,7 @@ def _solve(
         for weight, where, target in went:
             place: Any = target
             if target is None:  # the end: the outcome's key
-                place = _key(where)
+                place = outcome_key(where)
                 chain.outcomes.setdefault(place, where)
             known = edges.get(place)  # (Fraction arithmetic is slow: no 0 + weight)
             edges[place] = weight if known is None else known + weight
@@ -196,7 +196,7 @@ def _solve(
     chain.runs = runner.runs + runner.lifter.runs
     weights = _absorption(chain, question)
     outcomes = [Outcome(chain.outcomes[k], p) for k, p in weights.items() if k != UNRESOLVED]
-    outcomes.sort(key=lambda o: _order(o.value))
+    outcomes.sort(key=lambda o: outcome_order(o.value))
     unresolved = weights.get(UNRESOLVED, Fraction(0))
     if _total([unresolved, *(o.p for o in outcomes)]) != 1:  # a bug, not bad input
         raise AssertionError(f"probabilities of {question.describe} do not sum to 1")
@@ -214,7 +214,7 @@ Settle = Callable[[int, "Situation", list[tuple[Fraction, Any, "int | None"]]], 
 
 def walk(
     chain: Chain,
-    runner: _Runner,
+    runner: Runner,
     start: Situation,
     question: Question,
     budget: Budget,
@@ -280,7 +280,7 @@ def walk(
 
 def _add(
     chain: Chain,
-    runner: _Runner,
+    runner: Runner,
     s: Situation,
     reach: float,
     max_situations: int,
@@ -304,7 +304,7 @@ def _add(
 # ---- running blocks -------------------------------------------------------------------------
 
 
-class _Runner:
+class Runner:
     """One interpreter, set to each situation in turn and run from there."""
 
     def __init__(

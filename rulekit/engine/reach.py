@@ -34,6 +34,12 @@ def _children(node: Any) -> Iterator[Any]:
             yield value
 
 
+def children(node: Any) -> Iterator[Any]:
+    """The nodes directly inside a node (its fields, tuples flattened): for walks outside
+    this module (rulekit.analysis.lift)."""
+    return _children(node)
+
+
 def _callee(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> list[Any]:
     """The nodes a call of ``name`` runs: a body, modifier lines, cell actions, defaults."""
     if name in tables:
