@@ -21,9 +21,9 @@ from typing import Any
 from attrs import define, field
 
 from rulekit.analysis.budget import Budget
-from rulekit.analysis.outcomes import Defaults, Question, TooManyPaths, multisets
+from rulekit.analysis.outcomes import Defaults, Question, TooManyPaths, multisets, retried
 from rulekit.book.checker import Checked
-from rulekit.engine.dice import DiceNeeded, Die, kept_outcomes, summed_outcomes
+from rulekit.engine.dice import Die, kept_outcomes, summed_outcomes
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.policy import DecisionRequest, DefaultPolicy, Policy
 from rulekit.engine.values import show, unwrap
@@ -215,11 +215,9 @@ def advise(
     """Expectimax over ``question`` (a procedure with ``--of`` the expression to optimise)."""
     full: set[str] = set()
     budget = Budget(max_paths, max_seconds=max_seconds, max_steps=max_steps, deciding=True)
-    while True:
-        try:
-            return _advise(checked, question, goal, minimize, answered, budget, full)
-        except DiceNeeded as needed:  # a keep roll's faces are read: throw them all, anew
-            full.add(needed.where)
+    return retried(
+        lambda: _advise(checked, question, goal, minimize, answered, budget, full), full.add
+    )
 
 
 def _advise(

@@ -30,7 +30,7 @@ from rulekit.analysis.advice import (
 from rulekit.analysis.advice_values import SituationNode, order, pick, value, visits, worths
 from rulekit.analysis.budget import Budget
 from rulekit.analysis.lift import SituationDice
-from rulekit.analysis.outcomes import Question, TooManyPaths
+from rulekit.analysis.outcomes import Question, TooManyPaths, retried
 from rulekit.analysis.situations import (
     Chain,
     Runner,
@@ -40,7 +40,6 @@ from rulekit.analysis.situations import (
 )
 from rulekit.book.checker import Checked
 from rulekit.engine.codegen_blocks import blocks
-from rulekit.engine.dice import DiceNeeded
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET
 from rulekit.engine.policy import DefaultPolicy, Policy
 from rulekit.engine.program import program_for
@@ -145,12 +144,7 @@ def advise_by_situations(
     decl = checked.book.procedures[question.target.name]
     runner = AdviceRunner(checked, question, blocks(comp, decl), max_steps, answered or set())
     budget = Budget(max_paths, max_situations, max_seconds, tolerance, max_steps, deciding=True)
-    while True:
-        try:
-            return _advise(runner, question, goal, minimize, budget)
-        except DiceNeeded as needed:  # a keep roll's faces are read: throw them all, anew
-            runner.full.add(needed.where)
-            runner.defaults.known.clear()
+    return retried(lambda: _advise(runner, question, goal, minimize, budget), runner.dice_needed)
 
 
 def _advise(

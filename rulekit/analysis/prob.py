@@ -33,12 +33,13 @@ from rulekit.analysis.outcomes import (
     TooManyPaths,
     outcome_key,
     outcome_order,
+    retried,
 )
 from rulekit.analysis.situations import solve_by_situations
 from rulekit.book import types as t
 from rulekit.book.checker import Checked, check_expression
 from rulekit.book.inputs import Inputs, Target, assignments, check_decisions, find_target
-from rulekit.engine.dice import DiceNeeded, SeededDice
+from rulekit.engine.dice import SeededDice
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.program import program_for
 from rulekit.engine.reach import pure
@@ -138,12 +139,11 @@ def exact(
     deadline = _Deadline(question, max_seconds)
     if method == "situations" and question.answer is not None and _computes(checked, question):
         full: set[str] = set()
-        while True:
-            try:
-                answer = question.answer
-                return _by_outcomes(checked, question, answer, full, max_paths, max_steps, deadline)
-            except DiceNeeded as needed:  # a roll's faces are read: throw them all, anew
-                full.add(needed.where)
+        answer = question.answer
+        return retried(
+            lambda: _by_outcomes(checked, question, answer, full, max_paths, max_steps, deadline),
+            full.add,
+        )
     defaults = Defaults()
 
     def throw(prefix: list[int]) -> PathDice:

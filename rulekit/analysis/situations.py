@@ -39,11 +39,11 @@ from rulekit.analysis.outcomes import (
     TooManyPaths,
     outcome_key,
     outcome_order,
+    retried,
 )
 from rulekit.book.checker import Checked
 from rulekit.engine.codegen_blocks import END, Blocks, Enter, Lift, blocks
 from rulekit.engine.codegen_runtime import located
-from rulekit.engine.dice import DiceNeeded
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.program import program_for
 from rulekit.engine.reach import counters, names_reached, names_read
@@ -157,14 +157,10 @@ def solve_by_situations(
     comp = program_for(checked)
     decl = checked.book.procedures[question.target.name]
     runner = Runner(checked, question, blocks(comp, decl), max_steps)
-    while True:
-        try:
-            return _solve(runner, question, max_situations, max_paths, max_seconds, tolerance)
-        except DiceNeeded as needed:  # a keep roll's faces are read: throw them all, anew
-            runner.full.add(needed.where)
-            runner.defaults.known.clear()
-            runner.lifter.clear()
-            runner.runs = runner.lifter.runs = 0  # the runs of the solve that finishes
+    return retried(
+        lambda: _solve(runner, question, max_situations, max_paths, max_seconds, tolerance),
+        runner.dice_needed,
+    )
 
 
 def _solve(
@@ -345,6 +341,13 @@ class Runner:
         # they hold changes nothing, so situations that differ only in them are merged
         self.counting = frozenset(self.touched - self._read(entered, question))
         self.counters: dict[str, n.Span] | None = None  # the read ones (counted), found once
+
+    def dice_needed(self, where: str) -> None:
+        """A keep roll's faces are read (outcomes.retried): throw them all, anew."""
+        self.full.add(where)
+        self.defaults.known.clear()
+        self.lifter.clear()
+        self.runs = self.lifter.runs = 0  # the runs of the solve that finishes
 
     def counted(self, chain: Chain) -> tuple[str, int, n.Span] | None:
         """A variable that only counts up (reach.counters) and is read, which the
