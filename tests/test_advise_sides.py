@@ -122,3 +122,29 @@ def test_the_side_reaches_the_policy(make_rulebook: Callable[..., Path]) -> None
 
     Interpreter(checked, SeededDice(1), Watching()).call("pick", {})
     assert seen == ["first", "second"]
+
+
+def test_the_advised_policy_lets_each_side_play_for_itself(
+    make_rulebook: Callable[..., Path],
+) -> None:
+    """``--policy advised:result`` (play, simulate): the goal is the first deciding side's;
+    the other side's decisions make it small, in the look-ahead and when it decides."""
+    from rulekit.analysis.advised import AdvisedPolicy
+    from rulekit.book.checker import load
+    from rulekit.engine.dice import SeededDice
+    from rulekit.engine.interpreter import Interpreter
+
+    checked = load(str(make_rulebook(PIG.replace("DEFAULT", "true"))))
+    policy = AdvisedPolicy(checked, "result")
+    interp = Interpreter(checked, SeededDice(1), policy)
+    policy.attach(interp)
+    interp.call("pick", {})
+    events = {e.name: e for e in interp.trace.events if getattr(e, "name", "") in ("a", "b")}
+    # the first: 3 is worth 15/36 with the second answering 3 (not 26/36, answering 1);
+    # its default, 1, 6/36
+    assert (events["a"].choice, events["a"].by) == (3, "advised: worth 0.4167, the default 0.1667")
+    # the second takes what leaves the first the least: 3 (15/36; its default 1: 26/36)
+    assert (events["b"].choice, events["b"].by) == (
+        3,
+        "advised: worth 0.4167, the default 0.7222",
+    )

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import define, field, frozen
 
-from rulekit.analysis.advice import PathNode, Tape, goal_number, solve_tree
+from rulekit.analysis.advice import PathNode, Sides, Tape, goal_number, solve_tree
 from rulekit.analysis.advised_situations import ADVISED_MAX_SITUATIONS, option_values
 from rulekit.analysis.prob import of_expression
 from rulekit.book.inputs import Target
@@ -283,6 +283,8 @@ class Lookahead:
             if self.deadline is not None and time.monotonic() > self.deadline:
                 return f"out of time ({paths - 1} paths of the dice played)"
             tape = _Replay(prefix, at, later)
+            if request.side is not None:  # later decisions of other sides work against it
+                tape.sides = Sides(request.side)
             try:
                 worth = self._run(entry, expr, goal.text, tape)
             except StepBudgetExceeded:
@@ -341,6 +343,10 @@ class AdvisedPolicy:
     max_situations: int = 0
     worth: Goal = field(init=False)
     lookahead: Lookahead = field(init=False)
+    # two sides (``choose ... by SIDE``): the goal is the first deciding side's; every other
+    # side's decisions make it as small as they can (zero-sum, as ``rulekit advise``)
+    sides: Sides = field(init=False, factory=Sides)
+    against: Goal | None = field(init=False, default=None)
 
     def __attrs_post_init__(self) -> None:
         self.worth = Goal.read(self.checked, self.goal)
@@ -353,14 +359,20 @@ class AdvisedPolicy:
     def decide(self, request: DecisionRequest) -> tuple[Any, str]:
         if len(request.options) < 2:
             return DefaultPolicy().decide(request)
-        found = self.lookahead.values(request, self.worth)
+        goal = self.worth
+        if self.sides.polarity(request.side) < 0:  # a side against the goal
+            if self.against is None:
+                mine = self.worth
+                self.against = Goal(mine.checked, mine.text, not mine.minimize, mine.where)
+            goal = self.against
+        found = self.lookahead.values(request, goal)
         default = request.default_position
         if isinstance(found, str):
             best = default or 0
             by = f"advised: default, {found}"
         else:
             values, at_best = found
-            best = self.worth.best(values, default)
+            best = goal.best(values, default)
             by = f"advised: worth {_short(values[best])}"
             if default is not None and default != best:
                 by += f", the default {_short(values[default])}"
