@@ -153,6 +153,41 @@ def battle(rows: Rows, rounds: int, armies: int) -> None:
     rows.append(("  hand-written recursion over the armies", _ms(ref_time)))
 
 
+def pig_reference(goal: int) -> float:
+    """Two-player Pig to ``goal``, both playing to win: the first player's chance by value
+    iteration over (own score, other's score, turn total) of the player to move (Neller &
+    Presser's equations; 0.709 to 10 as published)."""
+    chance = {(i, j, k): 0.5 for i in range(goal) for j in range(goal) for k in range(goal - i)}
+
+    def p(i: int, j: int, k: int) -> float:
+        return 1.0 if i + k >= goal else chance[i, j, k]
+
+    for _ in range(10_000):
+        delta = 0.0
+        for (i, j, k), old in chance.items():
+            roll = (1 - p(j, i, 0)) / 6 + sum(p(i, j, k + r) for r in range(2, 7)) / 6
+            new = max(roll, 1 - p(j, i + k, 0)) if k > 0 else roll
+            delta = max(delta, abs(new - old))
+            chance[i, j, k] = new
+        if delta < 1e-15:
+            break
+    return chance[0, 0, 0]
+
+
+def pig_for_two(rows: Rows, rounds: int, goal: int) -> None:
+    """Issue 33: advise between two sides (minimax), exact, against value iteration."""
+    from rulekit.analysis.advice_situations import advise_by_situations
+
+    book = load(str(ROOT / "examples" / "pig"))
+    question = ask(book, "pig", at=[f"goal={goal}"], of="result")
+    ours, advice = best_of(lambda: advise_by_situations(book, question, "maximize"), rounds)
+    ref_time, ref = best_of(lambda: pig_reference(goal), rounds)
+    assert abs(float(advice.best) - ref) < 1e-12
+    what = f"advise Pig for two to {goal}, minimax ({advice.situations} situations)"
+    rows.append((what, _ms(ours) + _ratio(ours, ref_time) + " value iteration"))
+    rows.append((f"  value iteration (floats, to 1e-15): {ref:.4f}", _ms(ref_time)))
+
+
 def bench_exact(rows: Rows, quick: bool) -> None:
     rounds = 1 if quick else 5
     # sub-millisecond cases take some ten runs to settle (caches, the allocator): the best
@@ -161,6 +196,7 @@ def bench_exact(rows: Rows, quick: bool) -> None:
     gato_spread(rows, 1 if quick else 30, 3 if quick else 6)
     combat_round(rows, rounds)
     battle(rows, 1 if quick else 3, 3 if quick else 10)
+    pig_for_two(rows, 1, 5 if quick else 10)
 
 
 def main() -> None:

@@ -170,6 +170,11 @@ class RuleRuntimeError(RulekitError):
     """A procedure failed while running: it points at the rulebook line and rule."""
 
 
+class InternalRuleError(RuleRuntimeError):
+    """An unexpected Python error in rulekit's own code, located at the rulebook line it ran
+    (a bug of rulekit's, not of the input: the command line exits 70, rulekit.cli.internal)."""
+
+
 class RuleViolation(RuleRuntimeError):
     """The situation given breaks a rule (a ``require`` failed)."""
 

@@ -229,7 +229,9 @@ def test_the_situation_budget_is_an_error_with_advise_s_own_hint() -> None:
     )  # fmt: skip
     assert shown.exit_code == 1
     assert "reaches more than 20 situations" in shown.stderr
-    assert "--decide" in shown.stderr and "--tolerance" not in shown.stderr
+    # advise cannot sample; it takes --tolerance as prob does (issue 33 §2)
+    assert "--decide" in shown.stderr and "--samples" not in shown.stderr
+    assert "--tolerance 1e-9" in shown.stderr
 
 
 EOTS_BASES = """year = 1944

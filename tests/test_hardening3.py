@@ -226,7 +226,7 @@ def test_an_internal_error_is_a_message_with_the_rulebook_place(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A fault injected into exact analysis by situations (the default): exit 70, the
-    procedure running, a request to report it, no traceback."""
+    rulebook line and procedure running (issue 33 §1), a request to report it, no traceback."""
     from rulekit.analysis import lift
 
     def fault(*args: object, **kwargs: object) -> None:
@@ -236,8 +236,10 @@ def test_an_internal_error_is_a_message_with_the_rulebook_place(
     monkeypatch.setattr(lift.SituationDice, "throw_kept", fault)
     result = run_cli("prob", BATTLE, "battle", "--at", "attacker=2", "--at", "defender=1")
     err = fails(result, 70)
-    assert err.startswith("rulekit: internal error: KeyError: 'injected'\n")
-    assert "  while running procedure battle [1.0] (" in err and "rulebook.rk:11:" in err
+    assert err.splitlines()[0].endswith(
+        "rulebook.rk:13:9: error: internal error: KeyError: 'injected'"
+    )
+    assert "  in procedure battle [1.0]\n" in err
     assert "this is a bug in rulekit, not in your input: please report it" in err
 
 

@@ -14,14 +14,16 @@ The number of runs is capped (``--max-paths``) before any is made beyond it.
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 from typing import Any
 
 from attrs import define, field
 
-from rulekit.analysis.outcomes import Defaults, Question, TooManyPaths, multisets
+from rulekit.analysis.budget import Budget
+from rulekit.analysis.outcomes import Defaults, Question, TooManyPaths, multisets, retried
 from rulekit.book.checker import Checked
-from rulekit.engine.dice import DiceNeeded, Die, kept_outcomes, summed_outcomes
+from rulekit.engine.dice import Die, kept_outcomes, summed_outcomes
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.policy import DecisionRequest, DefaultPolicy, Policy
 from rulekit.engine.values import show, unwrap
@@ -40,6 +42,27 @@ class Point:
     name: str = ""  # a decision's name
     rule: str | None = None
     default: int | None = None  # the option the rulebook advises
+    # 1: a decision of the side advised (or of the one player); -1: of a side against it
+    # (``choose ... by SIDE``), which, zero-sum, makes the goal as small as it can
+    polarity: int = 1
+
+
+class Sides:
+    """Whose decisions are advised: the side of the first decision met that names one
+    (``choose ... by SIDE``), unless ``mine`` is given; a decision of another side works
+    against the goal (zero-sum: minimax)."""
+
+    UNSET = object()
+
+    def __init__(self, mine: Any = UNSET) -> None:
+        self.mine = mine
+
+    def polarity(self, side: Any) -> int:
+        if side is None:
+            return 1
+        if self.mine is Sides.UNSET:
+            self.mine = side
+        return 1 if side == self.mine or show(side) == show(self.mine) else -1
 
 
 class BranchPoints:
@@ -51,6 +74,7 @@ class BranchPoints:
     answered: set[str]  # decisions answered with --decide: not branch points
     fixed: Policy  # answers given with --decide (and the rulebook's defaults otherwise)
     limit: int = DEFAULT_MAX_PATHS  # a roll's outcomes allowed (the --max-paths budget)
+    sides: Sides | None = None  # whose decisions are advised (None: every one's)
 
     def _branch(self, point: Point) -> int:
         raise NotImplementedError
@@ -95,6 +119,8 @@ class BranchPoints:
         default = request.default_position
         labels = [show(o) for o in request.options]
         point = Point("decide", len(labels), labels, [], request.name, request.rule, default)
+        if self.sides is not None:
+            point.polarity = self.sides.polarity(request.side)
         return request.options[self._branch(point)], "advise"
 
 
@@ -164,12 +190,14 @@ class Advice:
     decisions: list[Decision]
     paths: int  # runs made (paths of dice and decisions; between situations, by situations)
     situations: int | None = None  # situations solved (rulekit.analysis.advice_situations)
+    # how likely, at most, the situations a --tolerance left unexplored (worth 0) are
+    unresolved: float | None = None
 
 
 @define
-class _Node:
+class PathNode:
     point: Point | None = None
-    children: dict[int, _Node] = field(factory=dict)
+    children: dict[int, PathNode] = field(factory=dict)
     value: Fraction | None = None  # a leaf's worth
 
 
@@ -181,14 +209,15 @@ def advise(
     answered: set[str] | None = None,
     max_paths: int = DEFAULT_MAX_PATHS,
     max_steps: int = DEFAULT_STEP_BUDGET,
+    *,
+    max_seconds: float | None = None,
 ) -> Advice:
     """Expectimax over ``question`` (a procedure with ``--of`` the expression to optimise)."""
     full: set[str] = set()
-    while True:
-        try:
-            return _advise(checked, question, goal, minimize, answered, max_paths, max_steps, full)
-        except DiceNeeded as needed:  # a keep roll's faces are read: throw them all, anew
-            full.add(needed.where)
+    budget = Budget(max_paths, max_seconds=max_seconds, max_steps=max_steps, deciding=True)
+    return retried(
+        lambda: _advise(checked, question, goal, minimize, answered, budget, full), full.add
+    )
 
 
 def _advise(
@@ -197,22 +226,27 @@ def _advise(
     goal: str,
     minimize: bool,
     answered: set[str] | None,
-    max_paths: int,
-    max_steps: int,
+    budget: Budget,
     full: set[str],
 ) -> Advice:
-    root = _Node()
+    root = PathNode()
     prefix: list[int] | None = []
     paths = 0
     defaults = Defaults()
+    sides = Sides()
+    max_paths, max_steps = budget.max_paths, budget.max_steps
+    deadline = budget.deadline()
     while prefix is not None:
         paths += 1
+        if deadline is not None and time.monotonic() > deadline:
+            raise budget.too_long(question.describe, f"{paths - 1:,} paths")
         if paths > max_paths:
             raise TooManyPaths.over(
                 f"{question.describe} has more than {max_paths} paths of dice and decisions",
                 TooManyPaths.DECIDE,
             )
         tape = Tape(prefix, DefaultPolicy(), answered or set(), full=full)
+        tape.sides = sides
         interp = Interpreter(checked, tape, tape, max_steps=max_steps)
         interp.mute()
         defaults.dice = tape  # type: ignore[assignment]  # the memo reads .choices
@@ -224,12 +258,12 @@ def _advise(
         node = root
         for choice, point in zip(tape.choices, tape.points, strict=True):
             node.point = point
-            node = node.children.setdefault(choice, _Node())
-        node.value = _number(result, goal)
+            node = node.children.setdefault(choice, PathNode())
+        node.value = goal_number(result, goal)
         prefix = tape.next_prefix()
     sign = -1 if minimize else 1
     decisions: list[Decision] = []
-    best = _solve(root, sign, [], Fraction(1), decisions)
+    best = solve_tree(root, sign, [], Fraction(1), decisions)
     by_default = _default_value(root)
     return Advice(question.describe, goal, best, by_default, decisions, paths)
 
@@ -245,7 +279,7 @@ def _run(interp: Interpreter, question: Question, args: dict[str, Any]) -> Any:
     return interp.evaluate(question.of, {**args, "result": result})
 
 
-def _number(
+def goal_number(
     value: Any, goal: str, where: str = "--maximize", after: str = "", hint: str | None = None
 ) -> Fraction:
     v = unwrap(value)
@@ -266,8 +300,8 @@ def _number(
     )
 
 
-def _solve(
-    node: _Node, sign: int, before: list[str], reach: Fraction, out: list[Decision]
+def solve_tree(
+    node: PathNode, sign: int, before: list[str], reach: Fraction, out: list[Decision]
 ) -> Fraction:
     """The node's worth with the best play below it; the decisions met on the way."""
     point = node.point
@@ -279,20 +313,21 @@ def _solve(
         for choice, child in sorted(node.children.items()):
             weight = point.weights[choice]
             step = [*before, f"{point.labels[choice]}"]
-            total += weight * _solve(child, sign, step, reach * weight, out)
+            total += weight * solve_tree(child, sign, step, reach * weight, out)
         return total
     mine = len(out)
+    turned = sign * point.polarity  # a side against the goal makes it small
     out.append(
-        Decision(point.name, point.rule, list(before), reach, [], 0, point.default, sign < 0)
+        Decision(point.name, point.rule, list(before), reach, [], 0, point.default, turned < 0)
     )
     values: list[Fraction] = []
     nested: list[list[Decision]] = []
     for choice in range(point.size):
         below: list[Decision] = []
         step = [*before, f"{point.name}={point.labels[choice]}"]
-        values.append(_solve(node.children[choice], sign, step, reach, below))
+        values.append(solve_tree(node.children[choice], sign, step, reach, below))
         nested.append(below)
-    best = max(range(point.size), key=lambda k: (sign * values[k], k == point.default, -k))
+    best = max(range(point.size), key=lambda k: (turned * values[k], k == point.default, -k))
     decision = out[mine]
     decision.options = [Option(label, v) for label, v in zip(point.labels, values, strict=True)]
     decision.best = best
@@ -300,7 +335,7 @@ def _solve(
     return values[best]
 
 
-def _default_value(node: _Node) -> Fraction:
+def _default_value(node: PathNode) -> Fraction:
     """The worth with the rulebook's defaults (the first option where it gives none)."""
     point = node.point
     if point is None:

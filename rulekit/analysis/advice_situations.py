@@ -18,25 +18,31 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from rulekit.analysis.advice import Advice, BranchPoints, Decision, Option, Point, _number
-from rulekit.analysis.advice_values import _Node, order, pick, value, visits, worths
+from rulekit.analysis.advice import (
+    Advice,
+    BranchPoints,
+    Decision,
+    Option,
+    Point,
+    Sides,
+    goal_number,
+)
+from rulekit.analysis.advice_values import SituationNode, order, pick, value, visits, worths
+from rulekit.analysis.budget import Budget
 from rulekit.analysis.lift import SituationDice
-from rulekit.analysis.outcomes import Question, TooManyPaths
+from rulekit.analysis.outcomes import Question, TooManyPaths, retried
 from rulekit.analysis.situations import (
     Chain,
+    Runner,
     Situation,
-    TooManySituations,
-    _add,
-    _Runner,
+    walk,
     worth_a_stop,
 )
 from rulekit.book.checker import Checked
 from rulekit.engine.codegen_blocks import blocks
-from rulekit.engine.dice import DiceNeeded
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET
 from rulekit.engine.policy import DefaultPolicy, Policy
 from rulekit.engine.program import program_for
-from rulekit.errors import error
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
 
 
@@ -60,7 +66,7 @@ class _Tape(BranchPoints, SituationDice):
         return self._next(point.size)
 
 
-class AdviceRunner(_Runner):
+class AdviceRunner(Runner):
     """The situations' runner, with decisions as branch points too."""
 
     def __init__(
@@ -71,12 +77,15 @@ class AdviceRunner(_Runner):
         # does not have: its dice are enumerated path by path
         self.answered = answered
         self.fixed: Policy | None = None
+        self.sides = Sides()  # whose decisions are advised: the first met's side
 
-    def tree(self, s: Situation, max_paths: int) -> tuple[_Node, list[tuple[list[int], Any]]]:
+    def tree(
+        self, s: Situation, max_paths: int
+    ) -> tuple[SituationNode, list[tuple[list[int], Any]]]:
         """Every path of dice and decisions from ``s`` to the next situation (or the end)."""
         i = self.interp
         assert self.fixed is not None
-        root = _Node()
+        root = SituationNode()
         ends: list[tuple[list[int], Any]] = []
         prefix: list[int] | None = []
         paths = 0
@@ -89,14 +98,16 @@ class AdviceRunner(_Runner):
                     TooManyPaths.DECIDE,
                 )
             tape = _Tape(prefix, self.full, self.answered)
+            tape.sides = self.sides
             tape.fixed = self.fixed
             i.use_policy(tape)
             try:
                 where = self._run(s, tape)
                 if not prefix and tape.choices and worth_a_stop(self.quiet, tape.sizes[0]):
                     # the blocks before the first branch point run alike on every path:
-                    # one leaf, the situation where it is met (as _Runner.expand does)
+                    # one leaf, the situation where it is met (as Runner.expand does)
                     again = _Tape([], self.full, self.answered)
+                    again.sides = self.sides
                     again.fixed = self.fixed
                     i.use_policy(again)
                     root.leaf = ("pending", 0)
@@ -106,7 +117,7 @@ class AdviceRunner(_Runner):
             node = root
             for choice, point in zip(tape.choices, tape.points, strict=True):
                 node.point = point
-                node = node.children.setdefault(choice, _Node())
+                node = node.children.setdefault(choice, SituationNode())
             ends.append((list(tape.choices), where))
             node.leaf = ("pending", len(ends) - 1)
             prefix = tape.next_prefix()
@@ -122,28 +133,18 @@ def advise_by_situations(
     max_paths: int = DEFAULT_MAX_PATHS,
     max_steps: int = DEFAULT_STEP_BUDGET,
     max_situations: int = DEFAULT_MAX_SITUATIONS,
+    *,
+    tolerance: float = 0.0,
+    max_seconds: float | None = None,
 ) -> Advice:
-    """Expectimax over ``question``'s procedure by its situations (``--of`` is the goal)."""
+    """Expectimax over ``question``'s procedure by its situations (``--of`` is the goal).
+    With a ``tolerance``, situations less likely than it (whatever the decisions) are left
+    unexplored and worth 0; ``Advice.unresolved`` says how likely they are at most."""
     comp = program_for(checked)
     decl = checked.book.procedures[question.target.name]
     runner = AdviceRunner(checked, question, blocks(comp, decl), max_steps, answered or set())
-    while True:
-        try:
-            return _advise(runner, question, goal, minimize, max_paths, max_situations)
-        except DiceNeeded as needed:  # a keep roll's faces are read: throw them all, anew
-            runner.full.add(needed.where)
-            runner.defaults.known.clear()
-        except TooManySituations:  # prob's hint names what advise has not (--tolerance)
-            raise TooManySituations(
-                [
-                    error(
-                        f"{question.describe} reaches more than {max_situations} situations",
-                        where="--max-situations",
-                        hint="raise --max-situations, or fix some decisions with --decide "
-                        "NAME=VALUE",
-                    )
-                ]
-            ) from None
+    budget = Budget(max_paths, max_situations, max_seconds, tolerance, max_steps, deciding=True)
+    return retried(lambda: _advise(runner, question, goal, minimize, budget), runner.dice_needed)
 
 
 def _advise(
@@ -151,12 +152,11 @@ def _advise(
     question: Question,
     goal: str,
     minimize: bool,
-    max_paths: int,
-    max_situations: int,
+    budget: Budget,
 ) -> Advice:
     start = runner.start()
     runner.fixed = runner.interp.policy  # what the set-up installed (--decide answers)
-    chain, trees, runs = explore(runner, question, start, goal, max_paths, max_situations)
+    chain, trees, runs, cut = explore(runner, question, start, goal, budget)
     root = 0
     sign = -1 if minimize else 1
     best = worths(trees, sign, question.describe)
@@ -165,6 +165,8 @@ def _advise(
     decisions = _decisions(trees, order(trees), best, sign, reach)
     advice = Advice(question.describe, goal, best[root], by_default[root], decisions, runs)
     advice.situations = len(chain.nodes)
+    if cut:
+        advice.unresolved = min(1.0, sum(chain.nodes[k].reach for k in cut))
     return advice
 
 
@@ -173,36 +175,51 @@ def explore(
     question: Question,
     start: Situation,
     goal: str,
-    max_paths: int,
-    max_situations: int,
-) -> tuple[Chain, dict[int, _Node], int]:
+    budget: Budget,
+) -> tuple[Chain, dict[int, SituationNode], int, list[int]]:
     """Every situation reachable from ``start`` (index 0) with its tree of dice and
-    decisions, the ends' worths read from ``goal``; and the runs made."""
+    decisions, the ends' worths read from ``goal``; the runs made; and the situations left
+    unexplored, less likely than the tolerance (each a leaf worth 0), by situations.walk."""
     chain = Chain()
-    root = _add(chain, runner, start, 0.0, max_situations, question)
-    trees: dict[int, _Node] = {}
+    trees: dict[int, SituationNode] = {}
     runs = 0
-    todo = [root]
-    while todo:
-        index = todo.pop()
-        if index in trees:
-            continue
-        tree, ends = runner.tree(chain.nodes[index], max_paths)
-        runs += len(ends)
-        leaves: list[tuple[str, Any]] = []
-        for _, where in ends:
-            if isinstance(where, Situation):
-                target = _add(chain, runner, where, 0.0, max_situations, question)
-                leaves.append(("situation", target))
-                todo.append(target)
-            else:
-                leaves.append(("end", _number(where, goal)))
-        _settle(tree, leaves)
+
+    def step(index: int, node: Situation) -> list[tuple[Fraction, Any]]:
+        nonlocal runs
+        tree, ends = runner.tree(node, budget.max_paths)
         trees[index] = tree
-    return chain, trees, runs
+        runs += len(ends)
+        return [(_chance(tree, choices), where) for choices, where in ends]
+
+    def settle(index: int, node: Situation, went: list[tuple[Fraction, Any, int | None]]) -> None:
+        leaves: list[tuple[str, Any]] = [
+            ("situation", target) if target is not None else ("end", goal_number(where, goal))
+            for _, where, target in went
+        ]
+        _settle(trees[index], leaves)
+
+    # depth first without a tolerance: the situations numbered as they always were
+    likeliest = budget.tolerance > 0
+    cut = walk(chain, runner, start, question, budget, step, settle, likeliest_first=likeliest)
+    for index in cut:
+        trees[index] = SituationNode(leaf=("end", Fraction(0)))
+    return chain, trees, runs, cut
 
 
-def _settle(node: _Node, leaves: list[tuple[str, Any]]) -> None:
+def _chance(tree: SituationNode, choices: list[int]) -> Fraction:
+    """The chance of a path's dice (a decision passes on all of it)."""
+    p, node = Fraction(1), tree
+    for c in choices:
+        point = node.point
+        if point is None:
+            break
+        if point.kind == "dice":
+            p *= point.weights[c]
+        node = node.children[c]
+    return p
+
+
+def _settle(node: SituationNode, leaves: list[tuple[str, Any]]) -> None:
     """The paths' ends, now known as situations (by index) or worths."""
     stack = [node]
     while stack:
@@ -213,7 +230,7 @@ def _settle(node: _Node, leaves: list[tuple[str, Any]]) -> None:
 
 
 def _decisions(
-    trees: dict[int, _Node],
+    trees: dict[int, SituationNode],
     order: list[int],
     best: dict[int, Fraction],
     sign: int,
@@ -230,7 +247,7 @@ def _decisions(
             continue
         # a situation a loop comes back to may be met first by its way back
         start = way.setdefault(index, ["..."])
-        stack: list[tuple[_Node, list[str], Fraction]] = [(trees[index], start, here)]
+        stack: list[tuple[SituationNode, list[str], Fraction]] = [(trees[index], start, here)]
         while stack:
             node, before, p = stack.pop()
             if node.leaf is not None:
@@ -245,9 +262,9 @@ def _decisions(
                     stack.append((node.children[c], [*before, label], p * point.weights[c]))
                 continue
             values = [value(node.children[c], best, sign) for c in range(point.size)]
-            chosen = pick(values, sign, point.default)
+            chosen = pick(values, sign * point.polarity, point.default)
             options = [Option(label, v) for label, v in zip(point.labels, values, strict=True)]
-            minimize = sign < 0
+            minimize = sign * point.polarity < 0  # a side against the goal: the least
             decision = Decision(
                 point.name, point.rule, list(before), p, options, chosen, point.default, minimize
             )

@@ -26,24 +26,24 @@ from typing import Any
 from attrs import define, field
 
 from rulekit.analysis.advice import Point
-from rulekit.analysis.situations import components, gauss
+from rulekit.analysis.linear import components, gauss
 from rulekit.errors import RuleRuntimeError, error
 
 
 @define
-class _Node:
+class SituationNode:
     """A branch point of a situation's paths, or (``leaf``) where a path ends: another
     situation's index, or the worth of the procedure's end."""
 
     point: Point | None = None
-    children: dict[int, _Node] = field(factory=dict)
+    children: dict[int, SituationNode] = field(factory=dict)
     leaf: tuple[str, Any] | None = None  # ("situation", index) or ("end", worth)
 
 
 Choices = dict[int, int]  # a decision's node (by id) -> the option taken there
 
 
-def successors(node: _Node) -> list[int]:
+def successors(node: SituationNode) -> list[int]:
     """The situations a tree's leaves lead to."""
     out, stack = [], [node]
     while stack:
@@ -62,7 +62,7 @@ def pick(values: list[Fraction], sign: int, default: int | None) -> int:
     return max(range(len(values)), key=lambda k: (sign * values[k], k == default, -k))
 
 
-def value(node: _Node, worth: dict[int, Fraction], sign: int) -> Fraction:
+def value(node: SituationNode, worth: dict[int, Fraction], sign: int) -> Fraction:
     """The node's worth: the best option at each decision (``sign`` 1 most, -1 least; 0:
     the rulebook's default), the weighted mean at each throw."""
     if node.leaf is not None:
@@ -76,10 +76,10 @@ def value(node: _Node, worth: dict[int, Fraction], sign: int) -> Fraction:
             Fraction(0),
         )
     values = [value(node.children[c], worth, sign) for c in range(point.size)]
-    return values[pick(values, sign, point.default)]
+    return values[pick(values, sign * point.polarity, point.default)]
 
 
-def worths(trees: dict[int, _Node], sign: int, describe: str) -> dict[int, Fraction]:
+def worths(trees: dict[int, SituationNode], sign: int, describe: str) -> dict[int, Fraction]:
     """Every situation's worth with the best play (``sign`` 1 or -1) or the defaults (0)."""
     out: dict[int, Fraction] = {}
     nexts = {index: successors(tree) for index, tree in trees.items()}
@@ -92,14 +92,14 @@ def worths(trees: dict[int, _Node], sign: int, describe: str) -> dict[int, Fract
     return out
 
 
-def order(trees: dict[int, _Node]) -> list[int]:
+def order(trees: dict[int, SituationNode]) -> list[int]:
     """The situations, each set of them before the sets it leads to (the first first)."""
     nexts = {index: successors(tree) for index, tree in trees.items()}
     return [m for c in reversed(components(sorted(trees), nexts.__getitem__)) for m in c]
 
 
 def visits(
-    trees: dict[int, _Node], root: int, best: dict[int, Fraction], sign: int
+    trees: dict[int, SituationNode], root: int, best: dict[int, Fraction], sign: int
 ) -> dict[int, Fraction]:
     """How often each situation is reached with the best play: a probability where no
     loop comes back to it, else the expected number of times."""
@@ -130,10 +130,10 @@ def visits(
     return out
 
 
-def _flows(tree: _Node, best: dict[int, Fraction], sign: int) -> dict[int, Fraction]:
+def _flows(tree: SituationNode, best: dict[int, Fraction], sign: int) -> dict[int, Fraction]:
     """The probability of each situation a tree leads to, with the best play."""
     out: dict[int, Fraction] = {}
-    stack: list[tuple[_Node, Fraction]] = [(tree, Fraction(1))]
+    stack: list[tuple[SituationNode, Fraction]] = [(tree, Fraction(1))]
     while stack:
         node, p = stack.pop()
         if node.leaf is not None:
@@ -146,7 +146,7 @@ def _flows(tree: _Node, best: dict[int, Fraction], sign: int) -> dict[int, Fract
             stack.extend((child, p * point.weights[c]) for c, child in node.children.items())
             continue
         values = [value(node.children[c], best, sign) for c in range(point.size)]
-        stack.append((node.children[pick(values, sign, point.default)], p))
+        stack.append((node.children[pick(values, sign * point.polarity, point.default)], p))
     return out
 
 
@@ -154,7 +154,7 @@ def _flows(tree: _Node, best: dict[int, Fraction], sign: int) -> dict[int, Fract
 
 
 def _loop(
-    trees: dict[int, _Node],
+    trees: dict[int, SituationNode],
     component: list[int],
     known: dict[int, Fraction],
     sign: int,
@@ -164,6 +164,17 @@ def _loop(
     no decision changes (at the defaults only, with ``sign`` 0)."""
     position = {m: k for k, m in enumerate(component)}
     choices: Choices = {}
+    trees_of = [trees[m] for m in component]
+    if sign != 0 and _two_sided(trees_of):
+        # two sides (zero-sum): Hoffman and Karp's policy iteration, the other side's best
+        # answer to each play of the side advised, then that side's play improved
+        while True:
+            while True:
+                worth = _worth(trees, component, position, known, choices, describe)
+                if not _improve(trees_of, worth, sign, choices, only=-1):
+                    break
+            if not _improve(trees_of, worth, sign, choices, only=1):
+                return {m: worth[m] for m in component}
     while True:
         rows = []
         for m in component:  # x_m - sum(c_j * x_j) = r
@@ -179,13 +190,45 @@ def _loop(
             return {m: worth[m] for m in component}
 
 
+def _worth(
+    trees: dict[int, SituationNode],
+    component: list[int],
+    position: dict[int, int],
+    known: dict[int, Fraction],
+    choices: Choices,
+    describe: str,
+) -> dict[int, Fraction]:
+    """The worths of a loop's situations under fixed choices (and those already known)."""
+    rows = []
+    for m in component:  # x_m - sum(c_j * x_j) = r
+        coeff, rest = _linear(trees[m], position, known, choices)
+        coeff = {j: -c for j, c in coeff.items()}
+        coeff[position[m]] = coeff.get(position[m], Fraction(0)) + 1
+        rows.append((coeff, rest))
+    solved = _gauss(rows)
+    if solved is None:
+        raise _endless(describe)
+    return {**known, **{m: solved[position[m]] for m in component}}
+
+
+def _two_sided(trees: list[SituationNode]) -> bool:
+    """Whether any decision in the trees is of a side against the goal."""
+    stack = list(trees)
+    while stack:
+        node = stack.pop()
+        if node.point is not None and node.point.polarity < 0:
+            return True
+        stack.extend(node.children.values())
+    return False
+
+
 def _linear(
-    node: _Node, position: dict[int, int], known: dict[int, Fraction], choices: Choices
+    node: SituationNode, position: dict[int, int], known: dict[int, Fraction], choices: Choices
 ) -> tuple[dict[int, Fraction], Fraction]:
     """A tree's worth under fixed choices, as sum(c_j * x_j) + r over the loop's worths."""
     coeff: dict[int, Fraction] = {}
     rest = Fraction(0)
-    stack: list[tuple[_Node, Fraction]] = [(node, Fraction(1))]
+    stack: list[tuple[SituationNode, Fraction]] = [(node, Fraction(1))]
     while stack:
         current, p = stack.pop()
         if current.leaf is not None:
@@ -206,9 +249,16 @@ def _linear(
     return coeff, rest
 
 
-def _improve(trees: list[_Node], worth: dict[int, Fraction], sign: int, choices: Choices) -> bool:
-    """Take at every decision the option worth the most given ``worth``, where it is
-    strictly better than the one taken; whether any changed."""
+def _improve(
+    trees: list[SituationNode],
+    worth: dict[int, Fraction],
+    sign: int,
+    choices: Choices,
+    only: int | None = None,
+) -> bool:
+    """Take at every decision (of one side only: ``only``, a polarity) the option worth
+    the most to its side given ``worth``, where it is strictly better than the one taken;
+    whether any changed."""
     changed = False
     stack = list(trees)
     while stack:
@@ -217,17 +267,20 @@ def _improve(trees: list[_Node], worth: dict[int, Fraction], sign: int, choices:
         point = node.point
         if node.leaf is not None or point is None or point.kind == "dice":
             continue
+        if only is not None and point.polarity != only:
+            continue
+        turned = sign * point.polarity
         values = [value(node.children[c], worth, sign) for c in range(point.size)]
         now = choices.get(id(node), point.default if point.default is not None else 0)
-        better = pick(values, sign, point.default)
-        if sign * values[better] > sign * values[now]:
+        better = pick(values, turned, point.default)
+        if turned * values[better] > turned * values[now]:
             choices[id(node)] = better
             changed = True
     return changed
 
 
 def _gauss(rows: list[tuple[dict[int, Fraction], Fraction]]) -> list[Fraction] | None:
-    """situations.gauss with a plain number on the right of each equation."""
+    """linear.gauss with a plain number on the right of each equation."""
     found = gauss([(coeff, {0: r}) for coeff, r in rows])
     return None if found is None else [x.get(0, Fraction(0)) for x in found]
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import define, field, frozen
 
-from rulekit.analysis.advice import Tape, _Node, _number, _solve
+from rulekit.analysis.advice import PathNode, Sides, Tape, goal_number, solve_tree
 from rulekit.analysis.advised_situations import ADVISED_MAX_SITUATIONS, option_values
 from rulekit.analysis.prob import of_expression
 from rulekit.book.inputs import Target
@@ -41,7 +41,13 @@ from rulekit.engine.policy import DecisionRequest, DefaultPolicy
 from rulekit.engine.reach import contains
 from rulekit.engine.runtime import Frame, GameState
 from rulekit.engine.values import clone
-from rulekit.errors import InputError, RuleRuntimeError, StepBudgetExceeded, error
+from rulekit.errors import (
+    InputError,
+    InternalRuleError,
+    RuleRuntimeError,
+    StepBudgetExceeded,
+    error,
+)
 from rulekit.language import nodes as n
 from rulekit.language.parser import parse_expression
 
@@ -266,7 +272,7 @@ class Lookahead:
     ) -> tuple[list[Fraction], bool] | str:
         fixed = self.log[entry.log_at :]
         at = len(fixed)
-        root = _Node()
+        root = PathNode()
         prefix: list[int] | None = list(fixed)
         paths = 0
         met_later = False
@@ -277,10 +283,14 @@ class Lookahead:
             if self.deadline is not None and time.monotonic() > self.deadline:
                 return f"out of time ({paths - 1} paths of the dice played)"
             tape = _Replay(prefix, at, later)
+            if request.side is not None:  # later decisions of other sides work against it
+                tape.sides = Sides(request.side)
             try:
                 worth = self._run(entry, expr, goal.text, tape)
             except StepBudgetExceeded:
                 return "a run over the step budget"
+            except InternalRuleError:  # a bug of ours: reported, never an option's worth
+                raise
             except RuleRuntimeError as exc:  # a path the game may never take stops there
                 first = exc.diagnostics[0].message if exc.diagnostics else "an error"
                 return f"a run stopped: {first}"
@@ -290,7 +300,7 @@ class Lookahead:
             node = root
             for choice, point in zip(tape.choices, tape.points, strict=True):
                 node.point = point
-                node = node.children.setdefault(choice, _Node())
+                node = node.children.setdefault(choice, PathNode())
             node.value = worth
             prefix = _next_prefix(tape, at)
         node = root
@@ -298,7 +308,7 @@ class Lookahead:
             node = node.children[choice]
         sign = -1 if goal.minimize else 1
         below = [node.children[k] for k in sorted(node.children)]
-        return [_solve(child, sign, [], Fraction(1), []) for child in below], met_later
+        return [solve_tree(child, sign, [], Fraction(1), []) for child in below], met_later
 
     def _run(self, entry: Entry, expr: n.Expr, text: str, tape: Tape) -> Fraction:
         memo: dict[int, Any] = {}
@@ -318,7 +328,7 @@ class Lookahead:
             f" (e.g. '{next(iter(tracks))}')" if tracks else ""
         )
         value = replay.evaluate(expr, {**args, "result": result})
-        return _number(value, text, "--policy", after, hint)
+        return goal_number(value, text, "--policy", after, hint)
 
 
 @define
@@ -333,6 +343,10 @@ class AdvisedPolicy:
     max_situations: int = 0
     worth: Goal = field(init=False)
     lookahead: Lookahead = field(init=False)
+    # two sides (``choose ... by SIDE``): the goal is the first deciding side's; every other
+    # side's decisions make it as small as they can (zero-sum, as ``rulekit advise``)
+    sides: Sides = field(init=False, factory=Sides)
+    against: Goal | None = field(init=False, default=None)
 
     def __attrs_post_init__(self) -> None:
         self.worth = Goal.read(self.checked, self.goal)
@@ -345,14 +359,20 @@ class AdvisedPolicy:
     def decide(self, request: DecisionRequest) -> tuple[Any, str]:
         if len(request.options) < 2:
             return DefaultPolicy().decide(request)
-        found = self.lookahead.values(request, self.worth)
+        goal = self.worth
+        if self.sides.polarity(request.side) < 0:  # a side against the goal
+            if self.against is None:
+                mine = self.worth
+                self.against = Goal(mine.checked, mine.text, not mine.minimize, mine.where)
+            goal = self.against
+        found = self.lookahead.values(request, goal)
         default = request.default_position
         if isinstance(found, str):
             best = default or 0
             by = f"advised: default, {found}"
         else:
             values, at_best = found
-            best = self.worth.best(values, default)
+            best = goal.best(values, default)
             by = f"advised: worth {_short(values[best])}"
             if default is not None and default != best:
                 by += f", the default {_short(values[default])}"

@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from rulekit.analysis.advice_situations import AdviceRunner, explore
 from rulekit.analysis.advice_values import value, worths
-from rulekit.analysis.outcomes import Question, TooManyPaths
+from rulekit.analysis.budget import Budget
+from rulekit.analysis.outcomes import Question, TooManyPaths, retried
 from rulekit.analysis.situations import Situation, TooManySituations
 from rulekit.book.inputs import Target
 from rulekit.engine.codegen_blocks import blocks
-from rulekit.engine.dice import DiceNeeded
 from rulekit.engine.hidden import hide_copies
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET
 from rulekit.engine.policy import DecisionRequest, DefaultPolicy
@@ -35,7 +35,7 @@ from rulekit.engine.program import program_for
 from rulekit.engine.reach import pure
 from rulekit.engine.runtime import GameState
 from rulekit.engine.values import clone
-from rulekit.errors import InputError, RuleRuntimeError, StepBudgetExceeded
+from rulekit.errors import InputError, InternalRuleError, RuleRuntimeError, StepBudgetExceeded
 from rulekit.language import nodes as n
 from rulekit.limits import DEFAULT_MAX_PATHS
 
@@ -95,23 +95,24 @@ def option_values(
     hide_copies(game, memo, None)  # face-down pieces: as the player sees them
     args = clone(entry.args, {})  # as the procedure was entered (the goal reads them)
     start = Situation(block, local, state, game.entity_count, args, {})
-    while True:
-        try:
-            return _values(runner, question, start, (text, minimize), max_situations, max_paths)
-        except DiceNeeded as needed:  # a keep roll's faces are read: throw them all, anew
-            runner.full.add(needed.where)
-            runner.defaults.known.clear()
-        except TooManySituations:
-            return f"more than {max_situations} situations"
-        except TooManyPaths:
-            return f"more than {max_paths} paths between two situations"
-        except StepBudgetExceeded:
-            return "a run over the step budget"
-        except RuleRuntimeError as exc:  # a path the game may never take stops there
-            first = exc.diagnostics[0].message if exc.diagnostics else "an error"
-            return f"a run stopped: {first}"
-        except InputError:  # a goal that is no number: the paths' look-ahead says so
-            return "the goal could not be read"
+    try:
+        return retried(
+            lambda: _values(runner, question, start, (text, minimize), max_situations, max_paths),
+            runner.dice_needed,
+        )
+    except TooManySituations:
+        return f"more than {max_situations} situations"
+    except TooManyPaths:
+        return f"more than {max_paths} paths between two situations"
+    except StepBudgetExceeded:
+        return "a run over the step budget"
+    except InternalRuleError:  # a bug of ours: reported, never an option's worth
+        raise
+    except RuleRuntimeError as exc:  # a path the game may never take stops there
+        first = exc.diagnostics[0].message if exc.diagnostics else "an error"
+        return f"a run stopped: {first}"
+    except InputError:  # a goal that is no number: the paths' look-ahead says so
+        return "the goal could not be read"
 
 
 def _values(
@@ -123,7 +124,8 @@ def _values(
     max_paths: int,
 ) -> list[Fraction] | str:
     text, minimize = goal
-    _, trees, _ = explore(runner, question, start, text, max_paths, max_situations)
+    budget = Budget(max_paths, max_situations, deciding=True)
+    _, trees, _, _ = explore(runner, question, start, text, budget)
     sign = -1 if minimize else 1
     best = worths(trees, sign, question.describe)
     root = trees[0]

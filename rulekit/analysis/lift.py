@@ -39,7 +39,7 @@ from attrs import define
 from rulekit.analysis.outcomes import PathDice, TooManyPaths, multisets
 from rulekit.book.check_exprs import placeholders
 from rulekit.engine.dice import Die, kept_outcomes, summed_outcomes
-from rulekit.engine.reach import _children, names_reached, throws
+from rulekit.engine.reach import children, names_reached, throws
 from rulekit.engine.values import Entity, Followed, RecordValue
 from rulekit.language import nodes as n
 
@@ -373,5 +373,5 @@ def _names(e: Any) -> set[str]:
             found.add(x.id)
         elif isinstance(x, n.Str) and "{" in x.value:
             found.update(p.split(".")[0] for p in placeholders(x.value))
-        stack.extend(_children(x))
+        stack.extend(children(x))
     return found

@@ -9,17 +9,30 @@ from fractions import Fraction
 from functools import cache
 from itertools import combinations_with_replacement
 from math import comb, factorial, prod
-from typing import Any
+from typing import Any, TypeVar
 
 from attrs import define, field
 
 from rulekit.book.inputs import Target
-from rulekit.engine.dice import Die
+from rulekit.engine.dice import DiceNeeded, Die
 from rulekit.engine.interpreter import Interpreter
 from rulekit.engine.values import EnumValue, show, to_json, unwrap
 from rulekit.errors import InputError, error
 from rulekit.language import nodes as n
 from rulekit.limits import DEFAULT_MAX_PATHS
+
+T = TypeVar("T")
+
+
+def retried(attempt: Callable[[], T], needed: Callable[[str], None]) -> T:
+    """``attempt()``, again each time a roll whose faces it reads was thrown as a total
+    or kept value (dice.DiceNeeded: ``needed(where)`` then throws that roll die by die,
+    anew): the one retry of every exact method."""
+    while True:
+        try:
+            return attempt()
+        except DiceNeeded as found:
+            needed(found.where)
 
 
 class TooManyPaths(InputError):
@@ -207,7 +220,7 @@ class Distribution:
         }
 
 
-def _order(value: Any) -> tuple[int, Any]:
+def outcome_order(value: Any) -> tuple[int, Any]:
     """Numbers ascending, enum members in declared order, then anything else by its text."""
     v = unwrap(value)
     if v is None:
@@ -235,5 +248,5 @@ class Question:
     answer: Callable[[Interpreter, dict[str, Any]], Any] | None = None
 
 
-def _key(value: Any) -> str:
+def outcome_key(value: Any) -> str:
     return json.dumps(to_json(value), sort_keys=True)

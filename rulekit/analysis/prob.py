@@ -31,18 +31,19 @@ from rulekit.analysis.outcomes import (
     PathDice,
     Question,
     TooManyPaths,
-    _key,
-    _order,
+    outcome_key,
+    outcome_order,
+    retried,
 )
 from rulekit.analysis.situations import solve_by_situations
 from rulekit.book import types as t
 from rulekit.book.checker import Checked, check_expression
 from rulekit.book.inputs import Inputs, Target, assignments, check_decisions, find_target
-from rulekit.engine.dice import DiceNeeded, SeededDice
+from rulekit.engine.dice import SeededDice
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.program import program_for
 from rulekit.engine.reach import pure
-from rulekit.engine.session import _slots, bind_inputs, make_policy
+from rulekit.engine.session import bind_inputs, input_slots, make_policy
 from rulekit.engine.values import unwrap
 from rulekit.errors import InputError, error
 from rulekit.language import nodes as n
@@ -92,7 +93,7 @@ def of_expression(checked: Checked, target: Target, text: str, where: str = "--o
     """``text`` parsed and checked with the target's inputs and its ``result`` in scope."""
     checked.book.sources.add(where, text)  # so that errors can quote it
     expr = parse_expression(text, where)
-    names = dict(_slots(checked, target))
+    names = dict(input_slots(checked, target))
     names["result"] = _result_type(checked, target)
     _, diags = check_expression(checked, expr, names)
     if diags:
@@ -138,12 +139,11 @@ def exact(
     deadline = _Deadline(question, max_seconds)
     if method == "situations" and question.answer is not None and _computes(checked, question):
         full: set[str] = set()
-        while True:
-            try:
-                answer = question.answer
-                return _by_outcomes(checked, question, answer, full, max_paths, max_steps, deadline)
-            except DiceNeeded as needed:  # a roll's faces are read: throw them all, anew
-                full.add(needed.where)
+        answer = question.answer
+        return retried(
+            lambda: _by_outcomes(checked, question, answer, full, max_paths, max_steps, deadline),
+            full.add,
+        )
     defaults = Defaults()
 
     def throw(prefix: list[int]) -> PathDice:
@@ -181,7 +181,7 @@ def _enumerate(
         dice = throw(prefix)
         value, used = run(dice)
         value = unwrap(value)  # a roll counts as its total
-        key = _key(value)
+        key = outcome_key(value)
         if key in totals:
             totals[key].p += dice.probability()
         else:
@@ -190,7 +190,7 @@ def _enumerate(
             if item not in provisional:
                 provisional.append(item)
         prefix = dice.next_prefix()
-    outcomes = sorted(totals.values(), key=lambda o: _order(o.value))
+    outcomes = sorted(totals.values(), key=lambda o: outcome_order(o.value))
     total = sum((o.p for o in outcomes), Fraction(0))
     if total != 1:  # the enumeration itself is wrong: a bug, not bad input
         raise AssertionError(f"probabilities of {question.describe} sum to {total}, not 1")
@@ -309,13 +309,13 @@ def sampled(
         interp = Interpreter(checked, dice, max_steps=max_steps)
         interp.mute()  # untraced, as above
         value = unwrap(question.run(interp))
-        entry = counts.setdefault(_key(value), [value, 0])
+        entry = counts.setdefault(outcome_key(value), [value, 0])
         entry[1] += 1
         for item in interp.trace.provisional_used:
             if item not in provisional:
                 provisional.append(item)
     outcomes = [Outcome(v, Fraction(c, samples)) for v, c in counts.values()]
-    outcomes.sort(key=lambda o: _order(o.value))
+    outcomes.sort(key=lambda o: outcome_order(o.value))
     return Distribution(
         question.describe, outcomes, 0, exact=False, samples=samples, provisional_used=provisional
     )

@@ -22,33 +22,44 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 from attrs import define, field
 
+from rulekit.analysis.budget import Budget
 from rulekit.analysis.lift import Dist, Lifter, OverTime, SituationDice, canon
+from rulekit.analysis.linear import components, gauss
 from rulekit.analysis.outcomes import (
     Distribution,
     Outcome,
     PathDice,
     Question,
     TooManyPaths,
-    _key,
-    _order,
+    outcome_key,
+    outcome_order,
+    retried,
 )
 from rulekit.book.checker import Checked
 from rulekit.engine.codegen_blocks import END, Blocks, Enter, Lift, blocks
-from rulekit.engine.dice import DiceNeeded
+from rulekit.engine.codegen_runtime import located
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET, Interpreter
 from rulekit.engine.program import program_for
-from rulekit.engine.reach import names_reached
+from rulekit.engine.reach import counters, names_reached, names_read
 from rulekit.engine.runtime import MAX_NESTING, Frame, GameState, TurnEnded
 from rulekit.engine.values import clone, unwrap
-from rulekit.errors import InputError, RuleRuntimeError, error
+from rulekit.errors import InputError, InternalRuleError, RulekitError, RuleRuntimeError, error
+from rulekit.language import nodes as n
 from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS
 
+# a variable that only counts up and is read tells situations apart for ever (a round
+# number): looked for at 1,000 situations found, then 2,000, 4,000 ... (each look reads every
+# situation's key once), it is one that takes 20 values or more and without which there
+# would be 10 times fewer situations (issue 33: fail within 2 s, naming it)
+COUNTER_CHECK = 1_000
+COUNTER_VALUES = 20
+COUNTER_MERGE = 10
 UNRESOLVED = "\x00unresolved"  # the key of the probability left unexplored
 
 
@@ -145,62 +156,43 @@ def solve_by_situations(
     situation. ``max_paths`` bounds the paths of dice between two situations."""
     comp = program_for(checked)
     decl = checked.book.procedures[question.target.name]
-    runner = _Runner(checked, question, blocks(comp, decl), max_steps)
-    while True:
-        try:
-            return _solve(runner, question, max_situations, max_paths, max_seconds, tolerance)
-        except DiceNeeded as needed:  # a keep roll's faces are read: throw them all, anew
-            runner.full.add(needed.where)
-            runner.defaults.known.clear()
-            runner.lifter.clear()
-            runner.runs = runner.lifter.runs = 0  # the runs of the solve that finishes
+    runner = Runner(checked, question, blocks(comp, decl), max_steps)
+    return retried(
+        lambda: _solve(runner, question, max_situations, max_paths, max_seconds, tolerance),
+        runner.dice_needed,
+    )
 
 
 def _solve(
-    runner: _Runner,
+    runner: Runner,
     question: Question,
     max_situations: int,
     max_paths: int,
     max_seconds: float | None,
     tolerance: float,
 ) -> Distribution:
+    budget = Budget(max_paths, max_situations, max_seconds, tolerance)
     chain = Chain()
-    start = runner.start()
-    root = _add(chain, runner, start, 1.0, max_situations, question)
-    deadline = None if max_seconds is None else time.monotonic() + max_seconds
-    # the most probable situation first (as far as known when it was found): a tolerance
-    # then leaves only the least likely unexplored
-    frontier = [(-1.0, root)]
-    while frontier:
-        _, node_index = heapq.heappop(frontier)
-        node = chain.nodes[node_index]
-        if tolerance and node.reach < tolerance:
-            continue  # left unresolved (no edges)
-        if deadline is not None and time.monotonic() > deadline:
-            raise _too_long(question, max_seconds or 0, len(chain.nodes))
+
+    def step(index: int, node: Situation) -> list[tuple[Fraction, Any]]:
+        return runner.expand(node, max_paths)
+
+    def settle(index: int, node: Situation, went: list[tuple[Fraction, Any, int | None]]) -> None:
         edges: dict[Any, Fraction] = {}  # paths to one place add up to one edge
-        runner.lifter.deadline = deadline  # one lifted value can take longer than all else
-        try:
-            expanded = runner.expand(node, max_paths)
-        except OverTime:
-            raise _too_long(question, max_seconds or 0, len(chain.nodes)) from None
-        for weight, where in expanded:
-            if isinstance(where, Situation):
-                before = len(chain.nodes)
-                reach = node.reach * float(weight)
-                target: Any = _add(chain, runner, where, reach, max_situations, question)
-                if len(chain.nodes) > before:
-                    heapq.heappush(frontier, (-reach, target))
-            else:
-                target = _key(where)
-                chain.outcomes.setdefault(target, where)
-            known = edges.get(target)  # (Fraction arithmetic is slow: no 0 + weight)
-            edges[target] = weight if known is None else known + weight
+        for weight, where, target in went:
+            place: Any = target
+            if target is None:  # the end: the outcome's key
+                place = outcome_key(where)
+                chain.outcomes.setdefault(place, where)
+            known = edges.get(place)  # (Fraction arithmetic is slow: no 0 + weight)
+            edges[place] = weight if known is None else known + weight
         node.edges = [(w, t) for t, w in edges.items()]
+
+    walk(chain, runner, runner.start(), question, budget, step, settle)
     chain.runs = runner.runs + runner.lifter.runs
     weights = _absorption(chain, question)
     outcomes = [Outcome(chain.outcomes[k], p) for k, p in weights.items() if k != UNRESOLVED]
-    outcomes.sort(key=lambda o: _order(o.value))
+    outcomes.sort(key=lambda o: outcome_order(o.value))
     unresolved = weights.get(UNRESOLVED, Fraction(0))
     if _total([unresolved, *(o.p for o in outcomes)]) != 1:  # a bug, not bad input
         raise AssertionError(f"probabilities of {question.describe} do not sum to 1")
@@ -212,13 +204,84 @@ def _solve(
     return dist
 
 
+Step = Callable[[int, "Situation"], list[tuple[Fraction, Any]]]
+Settle = Callable[[int, "Situation", list[tuple[Fraction, Any, "int | None"]]], None]
+
+
+def walk(
+    chain: Chain,
+    runner: Runner,
+    start: Situation,
+    question: Question,
+    budget: Budget,
+    step: Step,
+    settle: Settle,
+    likeliest_first: bool = True,
+) -> list[int]:
+    """The one walk over a procedure's situations, for probabilities (``prob``) and for
+    expectimax (``advise``): from ``start`` (index 0), ``step`` gives a situation's ways on,
+    each with the chance of its dice (a decision passes its whole chance to every option) and
+    where it goes (a situation, or the procedure's end); ``settle`` gets them back with each
+    situation's index (None at an end). Budgets are applied here: situations
+    (--max-situations), seconds (--max-seconds, also within one lifted value) and the
+    tolerance (a situation less likely than it is left unexplored, unsettled; the cut ones
+    are returned). Likeliest first (the chance as far as known), so that a tolerance leaves
+    only the least likely; else the last found first (depth first)."""
+    root = _add(chain, runner, start, 1.0, budget.max_situations, question, budget)
+    deadline = budget.deadline()
+    check = COUNTER_CHECK  # the situations found when counters are next looked for
+    frontier = [(-1.0, root)]
+    cut: list[int] = []
+    pushed = 0
+    done: set[int] = set()
+    while frontier:
+        _, index = heapq.heappop(frontier)
+        if index in done:  # (depth first: found again before it was walked from)
+            continue
+        done.add(index)
+        node = chain.nodes[index]
+        if budget.cut(node.reach):
+            cut.append(index)
+            continue  # left unresolved (no edges)
+        if deadline is not None and time.monotonic() > deadline:
+            raise budget.too_long(question.describe, f"{len(chain.nodes)} situations")
+        if len(chain.nodes) >= check and not budget.tolerance:
+            check *= 2
+            counted = runner.counted(chain)
+            if counted is not None:
+                found = budget.counting(question.describe, len(chain.nodes), *counted)
+                raise TooManySituations(found.diagnostics)  # (diff samples it instead)
+        runner.lifter.deadline = deadline  # one lifted value can take longer than all else
+        try:
+            expanded = step(index, node)
+        except OverTime:
+            raise budget.too_long(question.describe, f"{len(chain.nodes)} situations") from None
+        went: list[tuple[Fraction, Any, int | None]] = []
+        for weight, where in expanded:
+            if isinstance(where, Situation):
+                before = len(chain.nodes)
+                reach = node.reach * float(weight)
+                target = _add(chain, runner, where, reach, budget.max_situations, question, budget)
+                if likeliest_first and len(chain.nodes) > before:
+                    heapq.heappush(frontier, (-reach, target))
+                elif not likeliest_first and target not in done:
+                    pushed += 1  # the last found first, also found again
+                    heapq.heappush(frontier, (-pushed, target))
+                went.append((weight, where, target))
+            else:
+                went.append((weight, where, None))
+        settle(index, node, went)
+    return cut
+
+
 def _add(
     chain: Chain,
-    runner: _Runner,
+    runner: Runner,
     s: Situation,
     reach: float,
     max_situations: int,
     question: Question,
+    budget: Budget | None = None,
 ) -> int:
     key = runner.key(s)
     found = chain.index.get(key)
@@ -226,39 +289,18 @@ def _add(
         chain.nodes[found].reach += reach
         return found
     if len(chain.nodes) >= max_situations:
-        raise TooManySituations(
-            [
-                error(
-                    f"{question.describe} reaches more than {max_situations} situations",
-                    where="--max-situations",
-                    hint="raise --max-situations, cut unlikely ones with --tolerance 1e-9, or "
-                    "estimate it by sampling: rulekit prob ... --samples 100000",
-                )
-            ]
-        )
+        budget = budget or Budget(max_situations=max_situations)
+        raise TooManySituations(budget.too_many_situations(question.describe).diagnostics)
     s.reach = reach
     chain.index[key] = len(chain.nodes)
     chain.nodes.append(s)
     return len(chain.nodes) - 1
 
 
-def _too_long(question: Question, seconds: float, situations: int) -> InputError:
-    return InputError(
-        [
-            error(
-                f"{question.describe} took more than {seconds:g} s ({situations} situations)",
-                where="--max-seconds",
-                hint="raise --max-seconds, cut unlikely situations with --tolerance 1e-9, or "
-                "estimate it by sampling: rulekit prob ... --samples 100000",
-            )
-        ]
-    )
-
-
 # ---- running blocks -------------------------------------------------------------------------
 
 
-class _Runner:
+class Runner:
     """One interpreter, set to each situation in turn and run from there."""
 
     def __init__(
@@ -295,6 +337,55 @@ class _Runner:
             if question.of is not None
             else set()
         )
+        # the variables it writes but nothing reads (a round number that only counts): what
+        # they hold changes nothing, so situations that differ only in them are merged
+        self.counting = frozenset(self.touched - self._read(entered, question))
+        self.counters: dict[str, n.Span] | None = None  # the read ones (counted), found once
+
+    def dice_needed(self, where: str) -> None:
+        """A keep roll's faces are read (outcomes.retried): throw them all, anew."""
+        self.full.add(where)
+        self.defaults.known.clear()
+        self.lifter.clear()
+        self.runs = self.lifter.runs = 0  # the runs of the solve that finishes
+
+    def counted(self, chain: Chain) -> tuple[str, int, n.Span] | None:
+        """A variable that only counts up (reach.counters) and is read, which the
+        situations found keep telling apart: it takes at least COUNTER_VALUES values, and
+        without it they would be COUNTER_MERGE times fewer (a round number read by the
+        result: its situations would never come back). Its name, largest value and first
+        increment; None when there is none."""
+        if self.counters is None:
+            decl = self.checked.book.procedures[self.program.name]
+            found = counters(self.checked.book, self.checked.tables, [*decl.body])
+            self.counters = {k: v for k, v in found.items() if k not in self.counting}
+        total = len(chain.index)
+        for name, span in sorted(self.counters.items()):
+            values: set[Any] = set()
+            rest: set[Any] = set()
+            for where, local, state, *others in chain.index:
+                got = [v for k, v in (*local, *state) if k == name]
+                values.update(v for v in got if type(v) is int)
+                rest.add(
+                    (
+                        where,
+                        tuple(kv for kv in local if kv[0] != name),
+                        tuple(kv for kv in state if kv[0] != name),
+                        *others,
+                    )
+                )
+            if len(values) >= COUNTER_VALUES and len(rest) * COUNTER_MERGE <= total:
+                return name, max(values), span
+        return None
+
+    def _read(self, decl: n.ProcedureDecl | None, question: Question) -> set[str]:
+        """The names the procedure, what it calls, and ``--of`` may read."""
+        if decl is None:  # pragma: no cover - a runner is for a procedure
+            return set(self.touched)
+        roots: list[Any] = [*decl.body, *decl.params]
+        if question.of is not None:
+            roots.append(question.of)
+        return names_read(self.checked.book, self.checked.tables, roots)
 
     def start(self) -> Situation:
         """The situation at the procedure's first block, its arguments bound as a call binds
@@ -334,7 +425,10 @@ class _Runner:
         values = s.state.values
         if self.keys is None:  # the state variables compared, in one order
             book = self.checked.book
-            self.keys = sorted(self.touched & (set(book.states) | set(book.tracks) | set(values)))
+            compared = (self.touched - self.counting) & (
+                set(book.states) | set(book.tracks) | set(values)
+            )
+            self.keys = sorted(compared)
         state = tuple([(k, canon(values[k], seen)) for k in self.keys if k in values])
         pieces = canon(s.state.entities, seen)
         program = s.program or self.program
@@ -345,13 +439,13 @@ class _Runner:
                 c.target,
                 tuple(
                     (k, canon(c.frame.locals[k], seen))
-                    for k in sorted(c.live)
+                    for k in sorted(c.live - self.counting)
                     if k in c.frame.locals
                 ),
             )
             for c in s.callers
         )
-        live = program.live[s.block] if s.block >= 0 else frozenset()
+        live = program.live[s.block] - self.counting if s.block >= 0 else frozenset()
         local = tuple((k, canon(s.locals[k], seen)) for k in sorted(live) if k in s.locals)
         inputs = tuple((k, canon(s.inputs[k], seen)) for k in sorted(s.inputs))
         answered = tuple(sorted(s.answered.items()))
@@ -430,16 +524,21 @@ class _Runner:
         i = self.interp
         i.set_rule(lift.ref)
         self.lifter.max_paths = max_paths
+        program = s.program or self.program
         try:
             dist: Dist = self.lifter.dist(lift.value)
             if lift.kind == "return":
                 return [(Fraction(c, dist.den), self._outcome(v)) for _, v, c in dist.items]
+        except (OverTime, TurnEnded, RulekitError):
+            raise
+        except Exception as exc:  # a bug of ours working the value out: at its block's line
+            span = program.spans[s.block] if s.block >= 0 else None
+            raise internal_error(i, exc, span) from exc
         finally:
             self._note_provisional()
         answered, callers = self._answered(), tuple(self.callers)
         # (taken before the runs below, which restore copies of them)
         state, entities, inputs, base = i.state, i.entity_count, self.inputs, i.locals
-        program = s.program or self.program
         out: list[tuple[Fraction, Any]] = []
         for _, value, count in dist.items:
             local = dict(base)
@@ -527,6 +626,15 @@ class _Runner:
                     )
         except TurnEnded:  # `end turn` outside a turn: the procedure stops there
             return self._outcome(None)
+        except OverTime:
+            raise
+        except Exception as exc:  # a bug of ours in a block: at its rulebook line, as in a
+            located_error = located(i, exc)  # procedure's function (codegen_runtime._run)
+            if located_error is None:
+                if isinstance(exc, RulekitError):
+                    raise
+                located_error = internal_error(i, exc, program.spans[block])
+            raise located_error from exc
         finally:
             self._note_provisional()
 
@@ -552,6 +660,13 @@ class _Runner:
 
 
 # ---- the absorbing chain --------------------------------------------------------------------
+
+
+def internal_error(i: Interpreter, exc: Exception, span: n.Span | None) -> InternalRuleError:
+    """An unexpected error of ours that no generated line is on the way to (the analysis's
+    own code, working out a block's dice or value), at the block's rulebook line."""
+    failed = i.fail(f"internal error: {type(exc).__name__}: {exc}", span)
+    return InternalRuleError(failed.diagnostics)
 
 
 def _absorption(chain: Chain, question: Question) -> dict[str, Fraction]:
@@ -628,38 +743,6 @@ def _solve_component(
     return {m: {k: p for k, p in found[position[m]].items() if p} for m in component}
 
 
-def gauss(
-    rows: list[tuple[dict[int, Fraction], dict[Any, Fraction]]],
-) -> list[dict[Any, Fraction]] | None:
-    """Solve sum(c_j * x_j) = r, one row per unknown, by Gauss-Jordan elimination over
-    fractions: each row a dict of coefficients (the equations of a loop are sparse) and a
-    right-hand side over named parts (outcomes; one part for a plain number). None when
-    singular (a loop that never ends)."""
-    size = len(rows)
-    rows = [({j: c for j, c in coeff.items() if c}, dict(rhs)) for coeff, rhs in rows]
-    for col in range(size):
-        pivot = next((r for r in range(col, size) if rows[r][0].get(col)), None)
-        if pivot is None:
-            return None
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        coeff, rhs = rows[col]
-        scale = coeff[col]
-        coeff = {j: c / scale for j, c in coeff.items()}
-        rhs = {k: p / scale for k, p in rhs.items()}
-        rows[col] = (coeff, rhs)
-        for r in range(size):
-            factor = rows[r][0].get(col) if r != col else None
-            if not factor:
-                continue
-            other, other_rhs = rows[r]
-            for j, c in coeff.items():
-                other[j] = other.get(j, Fraction(0)) - factor * c
-            for k, p in rhs.items():
-                other_rhs[k] = other_rhs.get(k, Fraction(0)) - factor * p
-            rows[r] = ({j: c for j, c in other.items() if c}, other_rhs)
-    return [rows[k][1] for k in range(size)]
-
-
 def _endless(question: Question) -> RuleRuntimeError:
     return RuleRuntimeError(
         [
@@ -671,53 +754,3 @@ def _endless(question: Question) -> RuleRuntimeError:
             )
         ]
     )
-
-
-def components(nodes: Iterable[int], nexts: Callable[[int], list[int]]) -> list[list[int]]:
-    """Tarjan's strongly connected components of the graph ``nexts`` gives, successors
-    before predecessors (iterative: a long chain of situations must not exhaust Python's
-    stack)."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on_stack: set[int] = set()
-    stack: list[int] = []
-    out: list[list[int]] = []
-    counter = 0
-    for root in nodes:
-        if root in index:
-            continue
-        work: list[tuple[int, int]] = [(root, 0)]
-        while work:
-            v, k = work.pop()
-            if k == 0:
-                index[v] = low[v] = counter
-                counter += 1
-                stack.append(v)
-                on_stack.add(v)
-            successors = nexts(v)
-            recurse = False
-            while k < len(successors):
-                w = successors[k]
-                k += 1
-                if w not in index:
-                    work.append((v, k))
-                    work.append((w, 0))
-                    recurse = True
-                    break
-                if w in on_stack:
-                    low[v] = min(low[v], index[w])
-            if recurse:
-                continue
-            if low[v] == index[v]:
-                component = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    component.append(w)
-                    if w == v:
-                        break
-                out.append(component)
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[v])
-    return out

@@ -571,6 +571,8 @@ class Checker(ExprChecker):
             item = options.item if isinstance(options, t.ListT) else t.ANY
             if stmt.default is not None:
                 self._expect(stmt.default, item, scope, "the default choice")
+            if stmt.side is not None:  # whose decision it is: any value
+                self.infer(stmt.side, scope)
             if stmt.title:  # a prompt may name its subject: "Attack points for {u.name}"
                 self._check_placeholders(stmt.title, stmt.span, scope)
             scope.locals[stmt.name] = item

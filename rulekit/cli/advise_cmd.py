@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
 from fractions import Fraction
 from typing import Any
 
 import click
 
-from rulekit.limits import DEFAULT_MAX_PATHS, DEFAULT_MAX_SITUATIONS, DEFAULT_STEP_BUDGET
+from rulekit.cli.budget_opts import exact_budgets
+from rulekit.cli.internal import reports_errors
+from rulekit.limits import DEFAULT_STEP_BUDGET
 
 SHOWN = 12  # decisions printed; --json has them all
 
@@ -25,28 +26,7 @@ SHOWN = 12  # decisions printed; --json has them all
 @click.option(
     "--decide", "decide", multiple=True, metavar="NAME=VALUE", help="Fix a decision: not advised."
 )
-@click.option(
-    "--max-paths",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MAX_PATHS,
-    show_default=True,
-    help="The most runs (paths of dice and decisions) to try.",
-)
-@click.option(
-    "--method",
-    type=click.Choice(["situations", "paths"]),
-    default="situations",
-    show_default=True,
-    help="situations: runs that reach the same situation are merged (a whole combat); "
-    "paths: every path of dice and decisions, one by one (loops too).",
-)
-@click.option(
-    "--max-situations",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MAX_SITUATIONS,
-    show_default=True,
-    help="Give up beyond this many situations (--method situations).",
-)
+@exact_budgets
 @click.option(
     "--max-steps",
     type=click.IntRange(min=1),
@@ -55,6 +35,7 @@ SHOWN = 12  # decisions printed; --json has them all
     help="The step budget of each run.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@reports_errors
 def advise_cmd(
     rulebook: str,
     procedure: str,
@@ -64,9 +45,11 @@ def advise_cmd(
     given: str | None,
     at: tuple[str, ...],
     decide: tuple[str, ...],
-    max_paths: int,
     method: str,
+    max_paths: int,
     max_situations: int,
+    tolerance: float,
+    max_seconds: float | None,
     max_steps: int,
     as_json: bool,
 ) -> None:
@@ -92,7 +75,7 @@ def advise_cmd(
     from rulekit.book.checker import load
     from rulekit.book.inputs import assignments
     from rulekit.cli.show import err, out
-    from rulekit.errors import RulekitError, located_in
+    from rulekit.errors import located_in
 
     if (maximize is None) == (minimize is None):
         raise click.UsageError("give one of --maximize EXPR or --minimize EXPR")
@@ -100,32 +83,37 @@ def advise_cmd(
     assert goal is not None
     from rulekit.cli.progress import working
 
-    try:
-        checked = load(rulebook, list(options))
-        with located_in(checked.book.sources), working(err, "advise: working it out", as_json):
-            question = ask(checked, procedure, given=given, at=at, decide=decide, of=goal)
-            answered = {name for name, _ in assignments(decide, "--decide")}
-            wanted = f"{'maximize' if maximize else 'minimize'} {goal}"
-            if method == "situations" and question.target.kind == "procedure":
-                from rulekit.analysis.advice_situations import advise_by_situations
+    checked = load(rulebook, list(options))
+    with located_in(checked.book.sources), working(err, "advise: working it out", as_json):
+        question = ask(checked, procedure, given=given, at=at, decide=decide, of=goal)
+        answered = {name for name, _ in assignments(decide, "--decide")}
+        wanted = f"{'maximize' if maximize else 'minimize'} {goal}"
+        if method == "situations" and question.target.kind == "procedure":
+            from rulekit.analysis.advice_situations import advise_by_situations
 
-                advice = advise_by_situations(
-                    checked,
-                    question,
-                    wanted,
-                    minimize is not None,
-                    answered,
-                    max_paths,
-                    max_steps,
-                    max_situations,
-                )
-            else:
-                advice = advise(
-                    checked, question, wanted, minimize is not None, answered, max_paths, max_steps
-                )
-    except RulekitError as exc:
-        err.print(Text(exc.render(exc.sources)))
-        sys.exit(1)
+            advice = advise_by_situations(
+                checked,
+                question,
+                wanted,
+                minimize is not None,
+                answered,
+                max_paths,
+                max_steps,
+                max_situations,
+                tolerance=tolerance,
+                max_seconds=max_seconds,
+            )
+        else:
+            advice = advise(
+                checked,
+                question,
+                wanted,
+                minimize is not None,
+                answered,
+                max_paths,
+                max_steps,
+                max_seconds=max_seconds,
+            )
     if as_json:
         click.echo(json.dumps(_json(advice), indent=2, ensure_ascii=False))
         return
@@ -138,6 +126,13 @@ def advise_cmd(
     out.print(Text(f"{what}: {advice.goal} ({how})"))
     out.print(Text(f"  with the best decisions: {_num(advice.best)}"))
     out.print(Text(f"  with the rulebook's defaults: {_num(advice.by_default)}"))
+    if advice.unresolved is not None:
+        out.print(
+            Text(
+                f"  situations less likely than --tolerance {tolerance:g} left unexplored, "
+                f"worth 0 (reached {advice.unresolved:.3g} at most)"
+            )
+        )
     if not advice.decisions:
         out.print(Text("no decision to advise"))
     for d in advice.decisions[:SHOWN]:
@@ -171,6 +166,7 @@ def _json(advice: Any) -> dict[str, Any]:
         "goal": advice.goal,
         "paths": advice.paths,
         "situations": advice.situations,
+        "unresolved": advice.unresolved,
         "best": frac(advice.best),
         "by_default": frac(advice.by_default),
         "decisions": [

@@ -4,13 +4,49 @@ internal error (where in the rulebook, and a request to report it), never a trac
 
 from __future__ import annotations
 
+import functools
 import sys
 import traceback
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE (sysexits.h): rulekit itself failed, not the input
+REPORT_IT = (
+    "this is a bug in rulekit, not in your input: please report it to rulekit's "
+    "maintainers, with the command line and the files it read"
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def reports_errors(func: F) -> F:
+    """Bad input is reported as file:line:col with the line and a caret, exit code 1; an
+    unexpected error of ours at the rulebook line it ran (InternalRuleError: in a procedure's
+    function or exact analysis's blocks) the same way, with a request to report it, exit 70;
+    any other exception as ``last_guard`` says."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from rich.text import Text
+
+        from rulekit.cli.show import err
+        from rulekit.errors import InternalRuleError, RulekitError
+
+        try:
+            return func(*args, **kwargs)
+        except InternalRuleError as exc:
+            err.print(Text(exc.render(exc.sources)))
+            err.print(Text(f"  {REPORT_IT}"))
+            sys.exit(INTERNAL_ERROR)
+        except RulekitError as exc:
+            err.print(Text(exc.render(exc.sources)))
+            sys.exit(1)
+        except Exception as exc:  # the last guards: never a traceback
+            last_guard(exc)
+
+    return wrapper  # type: ignore[return-value]
 
 
 def last_guard(exc: Exception) -> NoReturn:
@@ -40,10 +76,7 @@ def internal_error(exc: BaseException) -> str:
         if where is not None:
             lines.append(f"  while running {where}")
             break
-    lines.append(
-        "  this is a bug in rulekit, not in your input: please report it to rulekit's "
-        "maintainers, with the command line and the files it read"
-    )
+    lines.append(f"  {REPORT_IT}")
     return "\n".join(lines)
 
 

@@ -134,19 +134,31 @@ def procedure(comp: Program, decl: n.ProcedureDecl, traced: bool) -> Generated:
 
 def finish(w: Writer, fname: str) -> Generated:
     """Compile the function ``fname`` a writer wrote (after its helpers), and keep its map."""
+    return compiled(w, fname, fname, {})[0]
+
+
+def compiled(
+    w: Writer, label: str, fname: str, extra: dict[str, Any]
+) -> tuple[Generated, dict[str, Any]]:
+    """Compile what a writer wrote (its helpers first) with ``extra`` names in its namespace,
+    and keep its line map, so that an unexpected error in any of its functions is located in
+    the rulebook (codegen_runtime.located): a procedure's function (``fname``), and exact
+    analysis's resumable blocks (rulekit.engine.codegen_blocks). The caller keeps the
+    Generated alive (BY_FILE holds it weakly), and with it the map."""
     lines = [line for h in w.helpers for line in h.lines] + w.lines
     spans = [span for h in w.helpers for span in h.spans] + w.spans
     source = "\n".join(lines) + "\n"
     namespace: dict[str, Any] = dict(RUNTIME)
     namespace["_sync"] = sync
+    namespace.update(extra)
     namespace.update(w.names)
-    filename = f"<rulekit {fname} {next(_SERIAL)}>"
+    filename = f"<rulekit {label} {next(_SERIAL)}>"
     exec(compile(source, filename, "exec"), namespace)  # our own text: see the module docstring
-    generated = Generated(fname, source, tuple(spans), namespace[fname])
+    generated = Generated(label, source, tuple(spans), namespace.get(fname, _nothing))
     BY_FILE[filename] = generated
     # a Python traceback through generated code shows its lines (for rulekit's developers)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    return generated
+    return generated, namespace
 
 
 def expression(comp: Program, e: Any, given: bool = False) -> Generated:
@@ -161,6 +173,10 @@ def expression(comp: Program, e: Any, given: bool = False) -> Generated:
     w.line("L = i.locals")
     w.line(f"return {gen.expr(e)}")
     return finish(w, "expression")
+
+
+def _nothing(i: Any) -> None:  # the function of a text that defines none (an empty body)
+    return None
 
 
 _SERIAL = itertools.count(1)
@@ -367,15 +383,16 @@ class Gen(Operators, Calls, Locals):
             sub.line(f"{default}_default = _Suggestion({default}, {mute!r}, {remember!r})")
             default = f"{default}_default"
         site = w.const(ChooseSite(s.name, s.title, s.span, s.options.span))
+        side = "" if s.side is None else f", {self.expr(s.side)}"  # whose decision it is
         if not self.py:
-            w.line(f"_choose(i, {site}, {self.expr(s.options)}, {default or 'None'})")
+            w.line(f"_choose(i, {site}, {self.expr(s.options)}, {default or 'None'}{side})")
             return
         # the default, the policy (a player's prompt, a view) and the choice read and
         # write the locals in L: written there first, read back after
         t = w.temp()
         w.line(f"{t} = {self.expr(s.options)}")
         w.line(self._synced())
-        w.line(f"_choose(i, {site}, {t}, {default or 'None'})")
+        w.line(f"_choose(i, {site}, {t}, {default or 'None'}{side})")
         if s.default is not None and contains(s.default, n.Draw):  # a pool drawn from
             w.line("(" + ", ".join(self._reread()) + ")")
         elif s.name in self.py:

@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any
 from attrs import frozen
 
 from rulekit.book.check_exprs import placeholders
-from rulekit.engine.codegen import Gen, Writer
+from rulekit.engine.codegen import Gen, Writer, compiled
 from rulekit.engine.codegen_locals import may_be_local
-from rulekit.engine.codegen_runtime import RUNTIME
+from rulekit.engine.codegen_runtime import Generated, mangle
 from rulekit.engine.reach import branches, names_reached, pure, throws
 from rulekit.language import nodes as n
 
@@ -95,6 +95,8 @@ class Blocks:
     # the blocks that throw no dice, draw nothing and ask nothing (their own statement or
     # test, with what it calls): a run goes on through them after a throw
     calm: tuple[bool, ...] = ()
+    # the compiled text and its line map (kept alive here: codegen_runtime.BY_FILE is weak)
+    generated: Generated | None = None
 
 
 def blocks(comp: Program, decl: n.ProcedureDecl) -> Blocks:
@@ -125,13 +127,11 @@ class _Builder:
 
     def build(self) -> Blocks:
         entry = self.sequence(self.decl.body, END, frozenset(), None, self.decl.ref)
-        namespace: dict[str, Any] = dict(RUNTIME)
-        namespace["_Enter"] = Enter
-        namespace.update(self.w.names)
-        lines = [line for h in self.w.helpers for line in h.lines] + self.w.lines
-        source = "\n".join(lines) + "\n"
-        filename = f"<rulekit blocks {self.decl.name}>"
-        exec(compile(source, filename, "exec"), namespace)  # our own text (codegen docstring)
+        # through the same compiler and line map as a procedure's function: an unexpected
+        # error in a block is located at its rulebook line (codegen_runtime.located)
+        label = f"blocks_{mangle(self.decl.name)}"
+        generated, namespace = compiled(self.w, label, "b0", {"_Enter": Enter})
+        source = generated.source
         run = tuple(namespace[f"b{k}"] for k in range(self.count))
         live = tuple(self.live[k] for k in range(self.count))
         spans = tuple(self.spans[k] for k in range(self.count))
@@ -139,7 +139,16 @@ class _Builder:
         reached = names_reached(self.comp.book, self.comp.tables, [*decl.body, *decl.params])
         calm = tuple(self.calm.get(k, False) for k in range(self.count))
         return Blocks(
-            decl.name, entry, run, live, spans, source, frozenset(reached), self.lifts, calm
+            decl.name,
+            entry,
+            run,
+            live,
+            spans,
+            source,
+            frozenset(reached),
+            self.lifts,
+            calm,
+            generated,
         )
 
     def _open(self, span: n.Span | None, live: frozenset[str]) -> int:

@@ -61,7 +61,13 @@ from rulekit.engine.values import (
     truth,
     unwrap,
 )
-from rulekit.errors import RulekitError, RuleRuntimeError, RuleViolation, error
+from rulekit.errors import (
+    InternalRuleError,
+    RulekitError,
+    RuleRuntimeError,
+    RuleViolation,
+    error,
+)
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
@@ -254,7 +260,8 @@ def located(i: Interpreter, exc: BaseException) -> RuleRuntimeError | None:
         tb = tb.tb_next
     if span is None:
         return None
-    return i.fail(f"internal error: {type(exc).__name__}: {exc}", span)
+    failed = i.fail(f"internal error: {type(exc).__name__}: {exc}", span)
+    return InternalRuleError(failed.diagnostics)
 
 
 def _run(i: Interpreter, proc: Procedure, args: dict[str, Any]) -> Any:

@@ -12,7 +12,7 @@ from rulekit.engine.hidden import masked
 from rulekit.engine.memo import CallMemo
 from rulekit.engine.policy import DecisionRequest
 from rulekit.engine.trace import DecisionEvent
-from rulekit.engine.values import show, to_json
+from rulekit.engine.values import show, to_json, unwrap
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
@@ -50,8 +50,14 @@ class ChooseSite:
         self.name, self.title, self.span, self.options_span = name, title, span, options_span
 
 
-def choose(i: Interpreter, site: ChooseSite, options: Any, default_of: Suggestion | None) -> None:
-    """``choose``, after its step: the options were evaluated first."""
+def choose(
+    i: Interpreter,
+    site: ChooseSite,
+    options: Any,
+    default_of: Suggestion | None,
+    side: Any = None,
+) -> None:
+    """``choose``, after its step: the options (and the side, ``by``) were evaluated first."""
     options = i._iterate(options, site.options_span)
     default = None
     if default_of is not None:
@@ -59,7 +65,7 @@ def choose(i: Interpreter, site: ChooseSite, options: Any, default_of: Suggestio
         # their kinds' defaults (rulekit.engine.hidden)
         with masked(i, site):
             default = _default(i, default_of, options)
-    decided(i, site.name, site.title, site.span, options, default, default_of is not None)
+    decided(i, site.name, site.title, site.span, options, default, default_of is not None, side)
 
 
 def _default(i: Interpreter, default_of: Suggestion, options: tuple[Any, ...]) -> Any:
@@ -88,12 +94,15 @@ def decided(
     options: tuple[Any, ...],
     default: Any,
     suggested: bool,
+    side: Any = None,
 ) -> None:
     """A decision asked of the policy: the choice checked against the options, its event
     when traced, the local set."""
     i.decisions += 1
     rule = i.ref.text if i.ref else None
-    request = DecisionRequest(name, options, default, rule, title, i._where(span), suggested)
+    request = DecisionRequest(
+        name, options, default, rule, title, i._where(span), suggested, unwrap(side)
+    )
     choice, by = i.policy.decide(request)
     index = next((k for k, o in enumerate(options) if o is choice), None)
     if index is None:

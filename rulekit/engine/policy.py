@@ -24,6 +24,7 @@ class DecisionRequest:
     where: str = ""
     # whether the rulebook writes a default: `default none` is one (the option none)
     has_default: bool | None = None
+    side: Any = None  # whose decision it is (`choose ... by SIDE`), None: the one player's
 
     @property
     def defaulted(self) -> bool:

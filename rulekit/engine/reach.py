@@ -34,6 +34,12 @@ def _children(node: Any) -> Iterator[Any]:
             yield value
 
 
+def children(node: Any) -> Iterator[Any]:
+    """The nodes directly inside a node (its fields, tuples flattened): for walks outside
+    this module (rulekit.analysis.lift)."""
+    return _children(node)
+
+
 def _callee(book: Rulebook, tables: dict[str, CompiledTable], name: str) -> list[Any]:
     """The nodes a call of ``name`` runs: a body, modifier lines, cell actions, defaults."""
     if name in tables:
@@ -225,6 +231,21 @@ def _literal(expr: n.Expr) -> bool:
 def names_reached(book: Rulebook, tables: dict[str, CompiledTable], roots: list[Any]) -> set[str]:
     """Every name the nodes may mention, following calls: identifiers, targets of
     assignments, the ``{x}`` of texts (an over-estimate: any text field of a node counts)."""
+    return _mentioned(book, tables, roots, False)
+
+
+def names_read(book: Rulebook, tables: dict[str, CompiledTable], roots: list[Any]) -> set[str]:
+    """Every name the nodes may read, following calls: as names_reached, but the name a
+    ``let`` binds and the variable an assignment writes (``x = ...``, ``x += ...``; not the
+    piece of ``p.x = ...``) are not reads. A variable reached but not read only counts
+    (a round number): nothing it holds can change what happens (exact analysis merges
+    situations that differ only in it)."""
+    return _mentioned(book, tables, roots, True)
+
+
+def _mentioned(
+    book: Rulebook, tables: dict[str, CompiledTable], roots: list[Any], reads_only: bool
+) -> set[str]:
     from rulekit.book.check_exprs import placeholders
 
     seen: set[str] = set()
@@ -233,6 +254,8 @@ def names_reached(book: Rulebook, tables: dict[str, CompiledTable], roots: list[
     while stack:
         node = stack.pop()
         for field in getattr(type(node), "__attrs_attrs__", ()):
+            if reads_only and _writes(node, field.name):
+                continue
             value = getattr(node, field.name)
             for item in value if isinstance(value, tuple) else (value,):
                 if isinstance(item, str):
@@ -244,6 +267,41 @@ def names_reached(book: Rulebook, tables: dict[str, CompiledTable], roots: list[
             stack.extend(_callee(book, tables, node.func))
         stack.extend(_children(node))
     return found
+
+
+def counters(
+    book: Rulebook, tables: dict[str, CompiledTable], roots: list[Any]
+) -> dict[str, n.Span]:
+    """The variables the nodes only ever count up with (every assignment to one is ``x +=
+    N`` with a positive number N, following calls), each with its first such assignment:
+    a round number. Where one is read, nothing may merge the situations it tells apart."""
+    seen: set[str] = set()
+    found: dict[str, n.Span] = {}
+    other: set[str] = set()
+    stack: list[Any] = list(roots)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.Assign) and len(node.target) == 1:
+            name, value = node.target[0], node.value
+            up = isinstance(value, n.Num) and (
+                (node.op == "+=" and value.value > 0) or (node.op == "-=" and value.value < 0)
+            )
+            if up:
+                found.setdefault(name, node.span)
+            else:
+                other.add(name)
+        if isinstance(node, n.Call) and node.func not in seen:
+            seen.add(node.func)
+            stack.extend(_callee(book, tables, node.func))
+        stack.extend(_children(node))
+    return {name: span for name, span in found.items() if name not in other}
+
+
+def _writes(node: Any, field: str) -> bool:
+    """Whether a node's field names what it binds or writes, not what it reads."""
+    if isinstance(node, n.Let):
+        return field == "name"
+    return isinstance(node, n.Assign) and field == "target" and len(node.target) == 1
 
 
 _PLAIN_RESULTS = frozenset({"int", "bool", "none"})

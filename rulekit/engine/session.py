@@ -38,6 +38,12 @@ class Outcome:
     seed: int | None
 
 
+def input_slots(checked: Checked, target: Target) -> dict[str, t.Type]:
+    """The inputs a target takes: parameters, or a table's non-roll dimensions (for
+    rulekit.analysis.prob)."""
+    return _slots(checked, target)
+
+
 def _slots(checked: Checked, target: Target) -> dict[str, t.Type]:
     """The inputs a target takes: parameters, or a table's non-roll dimensions."""
     book = checked.book

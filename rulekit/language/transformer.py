@@ -418,7 +418,7 @@ class AstBuilder(Transformer[Token, n.Module]):
         return n.ExprStmt(c[0], c[1], span=self._span(meta))
 
     def choose_stmt(self, meta: Meta, c: list[Any]) -> n.Choose:
-        return n.Choose(str(c[0]), c[1], c[2], c[3], self._title(c[4]), span=self._span(meta))
+        return n.Choose(str(c[0]), c[1], c[2], c[4], self._title(c[5]), c[3], span=self._span(meta))
 
     def require_stmt(self, meta: Meta, c: list[Any]) -> n.Require:
         return n.Require(c[0], _string(c[1]), c[2], span=self._span(meta))

@@ -69,13 +69,16 @@ class ExprStmt:
 
 @frozen
 class Choose:
-    """``choose name from options [default d]``: a decision handed to the policy."""
+    """``choose name from options [default d] [by side]``: a decision handed to the policy;
+    ``side`` (any value: a player's number, an enum member) says whose it is (``advise``
+    maximises the goal for one side and, zero-sum, minimises it for the others)."""
 
     name: str
     options: Expr
     default: Expr | None = None
     ref: RuleRef | None = None
     title: str | None = None
+    side: Expr | None = None
     span: Span = span_field()
 
 
