@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_silent_war_bases import forward_base
 from test_silent_war_rules import Game
 
@@ -163,11 +164,17 @@ def test_transit_event_check_uses_oparea_moved_through_or_to_not_the_start_15_1(
     # "moving from an OpArea to an adjacent Base ..., no Transit Event roll is made").
     game = game_with(silent_war, [0] * 6, "Pearl Harbor", "Brisbane", go=True, target="Brisbane")
     sub = ready_at(game, "Tautog", "Pearl Harbor", speed=2, range=8)
-    seen = []
+    seen: list[list[str]] = []
     for _ in range(3):
         game.call("transit_movement", sub=sub)
         game.call("prep_phase")
-        seen.append([str(a) for c in game.events("call", procedure="governing_area")[len(seen) :] for a in c.args["passed"]])
+        seen.append(
+            [
+                str(a)
+                for c in game.events("call", procedure="governing_area")[len(seen) :]
+                for a in c.args["passed"]
+            ]
+        )
     assert seen[0] == WAY[:2]
     assert seen[1] == WAY[2:4]
     assert str(sub.attrs["base"]) == "Brisbane"
@@ -264,8 +271,15 @@ def test_the_player_may_still_move_into_a_typhoon_on_deployment_15_1(silent_war:
     # The default player stops short of a Typhoon; the text forbids no move into one ([7.2]
     # Note: storms "cannot be avoided"; [15.1] "any number of OpAreas up to its speed").
     # Speed 3 toward the Solomons with a Typhoon in the Gilberts: the player may move 1, 2 or 3.
-    game = game_with(silent_war, [0, 5], "Pearl Harbor", go=True, target="Solomons",
-                     cautious=False, areas_moved="3")
+    game = game_with(
+        silent_war,
+        [0, 5],
+        "Pearl Harbor",
+        go=True,
+        target="Solomons",
+        cautious=False,
+        areas_moved="3",
+    )
     storms(game, ("Gilberts", "Typhoon-1"))
     sub = ready_at(game, "Tautog", "Pearl Harbor", speed=3, range=8)
     game.call("transit_movement", sub=sub)
@@ -293,7 +307,9 @@ def test_a_boat_in_a_repair_box_may_not_leave_10_3(silent_war: Checked) -> None:
     # [10.3] "Submarines waiting in a Repair Box may not leave a Base." [15.1] only "a
     # submarine starting in the Ready for Sea Box of a Base".
     for box in ("Repair 1", "Broom", "Pier Side"):
-        game = game_with(silent_war, [0] * 4, "Pearl Harbor", "Brisbane", go=True, target="Brisbane")
+        game = game_with(
+            silent_war, [0] * 4, "Pearl Harbor", "Brisbane", go=True, target="Brisbane"
+        )
         sub = ready_at(game, "Tautog", "Pearl Harbor", box=game.v("base_box", box))
         game.call("transit_movement", sub=sub)
         assert str(sub.attrs["base"]) == "Pearl Harbor" and str(sub.attrs["box"]) == box
@@ -338,8 +354,16 @@ def test_destination_falls_and_the_boat_sails_for_another_base_15_1(silent_war: 
     # [4.0] 15.0: a Transit side boat may "continue on to another OpArea or Base". Brisbane
     # falls while the boat (range 8, in range of Pearl) is in the Gilberts: no damage, no RTB;
     # the player names another Base (Pearl Harbor among them).
-    game = game_with(silent_war, [0] * 6, "Pearl Harbor", "Brisbane", "Fremantle", go=True,
-                     target="Brisbane", transfer_base="Fremantle")
+    game = game_with(
+        silent_war,
+        [0] * 6,
+        "Pearl Harbor",
+        "Brisbane",
+        "Fremantle",
+        go=True,
+        target="Brisbane",
+        transfer_base="Fremantle",
+    )
     sub = ready_at(game, "Tautog", "Pearl Harbor", speed=2, range=8)
     game.call("transit_movement", sub=sub)
     assert str(sub.attrs["area"]) == "Gilberts"
@@ -362,3 +386,132 @@ def test_no_repair_rolls_at_a_base_next_to_a_typhoon_21_3(silent_war: Checked) -
     sub = ready_at(game, "Tautog", "Pearl Harbor", box=game.v("base_box", "Repair 1"))
     game.call("repair_phase")
     assert str(sub.attrs["box"]) == "Repair 1" and game.dice_left() == 2
+
+
+# ---- 8. Forward Bases: the OpArea a tender's boat starts from ---------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        '[15.1] deviation: "Do not use the OpArea from which the submarine started" with '
+        'the Note "the SMZ is considered to be in the OpArea": transfer_move rolls a '
+        "Transit Event check on the tender's own OpArea (Midway -> Pearl Harbor through "
+        "the Hawaiian Islands)"
+    ),
+)
+def test_tender_to_pearl_through_its_own_oparea_rolls_no_transit_event_15_1(
+    silent_war: Checked,
+) -> None:
+    # [15.1] Note: "departure from a Special Mission Zone (SMZ) base to a connected OpArea is
+    # not [counted against speed] since the SMZ is considered to be "in" the OpArea."; [15.1]
+    # "Perform a Transit Event check ... using the OpArea ... through or to which the submarine
+    # moved. Do not use the OpArea from which the submarine started." Midway is "in" the
+    # Hawaiian Islands, next to Pearl Harbor: the boat moves through or to no other OpArea, so
+    # no check ([15.23] the same for RTB: "If the submarine is moving from an OpArea to an
+    # adjacent Base (such as from the Hawaiian Islands to Pearl Harbor), no Transit Event roll
+    # is made").
+    game = game_with(silent_war, [9, 9, 9], "Pearl Harbor", go=True, target="Pearl Harbor")
+    midway = forward_base(game, "Midway")
+    sub = ready_at(game, "Tautog", "Pearl Harbor", speed=2, range=8)
+    sub.attrs.update(base=None, tender=midway, spotted=True)
+    game.call("transit_movement", sub=sub)
+    assert rolls(game, "19.1") == []
+    assert str(sub.attrs["base"]) == "Pearl Harbor"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "[15.1] deviation: a boat leaving a Forward Base counts the OpArea its SMZ is in "
+        "among those it moved through or to (governing_area gets [Hawaiian Islands, "
+        "Gilberts])"
+    ),
+)
+def test_tender_transfer_governing_oparea_excludes_the_tenders_oparea_15_1(
+    silent_war: Checked,
+) -> None:
+    # Same sentences: out of Midway (in the Hawaiian Islands) toward Brisbane at speed 1, the
+    # boat moves to the Gilberts; the check uses the Gilberts, not the Hawaiian Islands it
+    # started in.
+    game = game_with(silent_war, [0] * 4, "Pearl Harbor", "Brisbane", go=True, target="Brisbane")
+    midway = forward_base(game, "Midway")
+    sub = ready_at(game, "Tautog", "Pearl Harbor", speed=1, range=8)
+    sub.attrs.update(base=None, tender=midway)
+    game.call("transit_movement", sub=sub)
+    assert str(sub.attrs["area"]) == "Gilberts"
+    (governing,) = game.events("call", procedure="governing_area")
+    assert [str(a) for a in governing.args["passed"]] == ["Gilberts"]
+
+
+def test_transfer_to_a_forward_base_does_not_add_2_21_11(silent_war: Checked) -> None:
+    # [21.11] "Submarines moving to a Forward Base do not add +2 to their Transit Event check
+    # as per [20.3]." Pearl Harbor to Midway (in the Hawaiian Islands): one check, no +2.
+    game = game_with(silent_war, [0] * 3, "Pearl Harbor", go=True, target="Midway")
+    forward_base(game, "Midway")
+    sub = ready_at(game, "Tautog", "Pearl Harbor", speed=1, range=8)
+    game.call("transit_movement", sub=sub)
+    assert sub.attrs["tender"] is not None
+    (check,) = rolls(game, "19.1")
+    assert "20.3" not in [m.rule for m in check.modifiers]
+
+
+# ---- 9. "any number of OpAreas up to its speed" on a transfer ---------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "[15.1] deviation: \"may (player's choice) move any number of OpAreas up to its "
+        'speed": transfer_move offers only a single OpArea (Cautious Transit) or the full'
+        " speed; no areas_moved choice, the boat sails into the Typhoon"
+    ),
+)
+def test_a_transfer_may_stop_short_of_a_typhoon_15_1(silent_war: Checked) -> None:
+    # [15.1] "a submarine starting in the Ready for Sea Box of a Base may (player's choice)
+    # move any number of OpAreas up to its speed." Speed 3 out of Pearl Harbor for Brisbane, a
+    # Typhoon in the Solomons (the third OpArea): the player may stop after two, in the
+    # Gilberts (as the default player's own advice does on a deployment: calm_leg).
+    game = game_with(
+        silent_war,
+        [0] * 4,
+        "Pearl Harbor",
+        "Brisbane",
+        go=True,
+        target="Brisbane",
+        cautious=False,
+        areas_moved="2",
+    )
+    storms(game, ("Solomons", "Typhoon-1"))
+    sub = ready_at(game, "Tautog", "Pearl Harbor", speed=3, range=8)
+    game.call("transit_movement", sub=sub)
+    assert str(sub.attrs["area"]) == "Gilberts"
+
+
+# ---- 10. the route between equally direct ways is the player's ------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "[15.23] deviation (player's choice): calm_route picks between equally direct "
+        "routes for every player; the default's storm advice is hard-wired, no decision "
+        "offers the North Pacific"
+    ),
+)
+def test_the_player_may_take_the_equally_direct_way_through_a_typhoon_15_23(
+    silent_war: Checked,
+) -> None:
+    # [15.23] "the submarine is moved via OpAreas to a destination Base as directly as
+    # possible": from the Bonins both the Empire Pacific/North Pacific and the Marianas/
+    # Marshalls ways are as direct (tests/test_silent_war_storms.py). The default player's
+    # advice takes the calm one; the player may take either: some decision must offer the North
+    # Pacific (with the Typhoon).
+    game = game_with(silent_war, [0] * 6, "Pearl Harbor")
+    storms(game, ("North Pacific", "Typhoon-1"))
+    sub = game.sub_at_sea("Tautog", "Bonins", damage=1)
+    sub.attrs["section"] = game.v("section", "operating")
+    game.call("voluntary_rtb", sub=sub)
+    game.call("return_to_base", sub=sub)
+    offered = {str(o) for d in game.events("decision") for o in d.options}
+    assert "North Pacific" in offered
