@@ -515,3 +515,101 @@ def test_the_player_may_take_the_equally_direct_way_through_a_typhoon_15_23(
     game.call("return_to_base", sub=sub)
     offered = {str(o) for d in game.events("decision") for o in d.options}
     assert "North Pacific" in offered
+
+
+# ---- 11. more on the way -------------------------------------------------------------------------
+
+
+def test_an_rtb_result_on_a_transfer_stops_where_the_player_decides_among_ties_19_11(
+    silent_war: Checked,
+) -> None:
+    # [19.11] "If a submarine receives an involuntary RTB result ..., the submarine is placed in
+    # the Done section ... of the OpArea used to determine the Transit Event check. If more than
+    # one OpArea could have been used (lowest number ... which contains a red box is the same),
+    # the submarine is placed in whichever OpArea the player decides." The Hawaiian Islands and
+    # the Gilberts both start red at 9 (the rulebook's provisional charts, read in the test).
+    # Spotted, War Period 1: 9 -1 +1 = 9; Transit Event Table row 9, column 7 (the rulebook's
+    # provisional table): RTB.
+    game = game_with(
+        silent_war,
+        [9, 9, 7],
+        "Pearl Harbor",
+        "Brisbane",
+        go=True,
+        target="Brisbane",
+        rtb_area="Gilberts",
+    )
+    sub = ready_at(game, "Tautog", "Pearl Harbor", speed=2, range=8, spotted=True)
+    assert [game.call("red_start", a=game.v("area", a)) for a in WAY[:2]] == [9, 9]
+    game.call("transit_movement", sub=sub)
+    lookups = [e.result for e in game.events("lookup") if e.table == "transit_event_table"]
+    assert lookups == ["RTB"]  # the premise
+    assert set(options(game, "rtb_area")) == {"Hawaiian Islands", "Gilberts"}
+    assert str(sub.attrs["area"]) == "Gilberts" and str(sub.attrs["section"]) == "done"
+    assert str(sub.attrs["rtb"]) == "involuntary" and sub.attrs["bound_for"] is None
+
+
+def test_entering_a_tender_after_a_tropical_storm_checks_storm_damage_7_21(
+    silent_war: Checked,
+) -> None:
+    # [7.21] "When a submarine is about to enter a Base or Tender ... if it is in or has
+    # transited through or from a Tropical Storm OpArea ..., roll a d10. On a result of 0, the
+    # submarine receives a Damaged marker." Pearl Harbor to Midway through the Hawaiian Islands
+    # (Tropical Storm): Transit Event check 0, storm 0: Damaged (then [21.23] minor repairs).
+    game = game_with(silent_war, [0, 0, 0, 0], "Pearl Harbor", go=True, target="Midway")
+    forward_base(game, "Midway")
+    storms(game, ("Hawaiian Islands", "Tropical Storm"))
+    sub = ready_at(game, "Tautog", "Pearl Harbor", speed=1, range=8)
+    game.call("transit_movement", sub=sub)
+    assert [r.natural for r in rolls(game, "7.21")] == [0]
+    # damaged on entering: [21.23] "For each damage marker, roll on the Submarine Damage Table"
+    assert [e.table for e in game.events("lookup")].count("damage_table") == 1
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "[7.21] deviation (reading): Typhoon effects are 'in place in the OpArea and any "
+        "connected SMZs'; a boat leaving Midway (linked to the North Pacific, Typhoon) has "
+        "transited from a Typhoon zone, but storm_damage_check only looks at OpAreas passed"
+    ),
+)
+def test_leaving_a_tender_in_a_typhoon_zone_checks_storm_damage_7_21(
+    silent_war: Checked,
+) -> None:
+    # [7.21] Typhoon: "The following effects are in place in the OpArea and any connected SMZs:
+    # ... When an undamaged submarine is about to ... be placed in the "Done" section of an
+    # OpArea, if it is in or has transited through or from a Typhoon OpArea, roll a d10 ...".
+    # Midway's SMZ is linked to the North Pacific (Typhoon) and the Hawaiian Islands: a boat
+    # sailing from Midway by the Hawaiian Islands to the Gilberts left a zone under the
+    # Typhoon. Transit Event check 0, storm 0 (damaged), 9 > Defense 3: lost.
+    game = game_with(silent_war, [0, 0, 9], "Pearl Harbor", "Brisbane", go=True, target="Brisbane")
+    midway = forward_base(game, "Midway")
+    storms(game, ("North Pacific", "Typhoon-1"))
+    sub = ready_at(game, "Tautog", "Pearl Harbor", speed=1, range=8)
+    sub.attrs.update(base=None, tender=midway)
+    game.call("transit_movement", sub=sub)
+    assert str(sub.attrs["area"]) == "Gilberts"
+    assert str(sub.attrs["status"]) == "sunk"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "[15.1] deviation: deploying from a Forward Base to patrol, the Transit Event check "
+        "also uses the OpArea the SMZ is 'in' (the one the boat started from)"
+    ),
+)
+def test_deploying_from_a_tender_to_patrol_excludes_the_tenders_oparea_15_1(
+    silent_war: Checked,
+) -> None:
+    # [15.1] "Do not use the OpArea from which the submarine started", the SMZ being "in" the
+    # OpArea (Note). Midway to the Gilberts at speed 1: the check uses the Gilberts only.
+    game = game_with(silent_war, [0] * 4, "Pearl Harbor", go=True, target="Gilberts")
+    midway = forward_base(game, "Midway")
+    sub = ready_at(game, "Tautog", "Pearl Harbor", speed=1, range=8)
+    sub.attrs.update(base=None, tender=midway)
+    game.call("transit_movement", sub=sub)
+    assert str(sub.attrs["area"]) == "Gilberts"
+    (governing,) = game.events("call", procedure="governing_area")
+    assert [str(a) for a in governing.args["passed"]] == ["Gilberts"]
