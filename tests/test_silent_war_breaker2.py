@@ -613,3 +613,19 @@ def test_deploying_from_a_tender_to_patrol_excludes_the_tenders_oparea_15_1(
     assert str(sub.attrs["area"]) == "Gilberts"
     (governing,) = game.events("call", procedure="governing_area")
     assert [str(a) for a in governing.args["passed"]] == ["Gilberts"]
+
+
+def test_no_wolfpack_forms_at_a_base_next_to_a_typhoon_21_3(silent_war: Checked) -> None:
+    # [21.3] "If a Typhoon marker is in an OpArea adjacent to a Major Base, that Base may not
+    # make any repair rolls [10.0] or form Wolfpacks [24.0] this turn." Three boats Ready for
+    # Sea at Pearl Harbor in November 1943 ([24.1] packs from October 1943): offered when calm,
+    # not with a Typhoon in the Hawaiian Islands.
+    for typhoon in (False, True):
+        game = game_with(silent_war, [], "Pearl Harbor", form=False)
+        game.set(year=1943, month="Nov")
+        if typhoon:
+            storms(game, ("Hawaiian Islands", "Typhoon-1"))
+        for name in ("Tang", "Wahoo", "Drum"):
+            ready_at(game, name, "Pearl Harbor")
+        game.call("wolfpack_formation_phase")
+        assert (asked(game, "form") == []) == typhoon, typhoon
