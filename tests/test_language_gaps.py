@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+
 import pytest
+from conftest import run_cli
 
 from rulekit.language import nodes as n
 from rulekit.language.parser import parse
+
+Make = Callable[..., Path]
 
 
 @pytest.mark.parametrize("ref", ["B.", "B.2", "A1.", "E4", "14.16 A"])
@@ -24,3 +32,145 @@ def test_a_chapter_reference_on_a_statement_and_a_table() -> None:
     assert isinstance(proc, n.ProcedureDecl)
     (ret,) = proc.body
     assert isinstance(ret, n.Return) and ret.ref == n.RuleRef("C.3")
+
+
+# ---- 1. a threshold looked up with a fraction; a none the declared type does not allow ----
+
+# Shaped like Battle for Moscow's Combat Results Table (the cells are illustrative, not the
+# printed chart): columns of odds, attack / defense rounded down to the column, so 8 1/2
+# against 4 is the 2:1 column ("at_least" 2); rows are the die.
+BFM = """rulebook "Odds"
+dice d6 = 1..6 [1.0]
+enum combat_result = AE AR EX DR DE NE
+table crt [7.0] "Combat Results Table": roll d6 x at_least odds: number -> combat_result
+    roll | 1  | 2  | 3
+    1    | AR | AR | DR
+    2    | AR | DR | DR
+    3    | DR | DR | EX
+    4    | DR | EX | DE
+    5    | EX | DE | DE
+    6    | DE | DE | DE
+procedure attack(attack: number = 8.5, defense: int = 4) -> combat_result [7.1]
+    return crt(attack / defense)
+"""
+
+
+def _prob(book: Path, name: str, *args: str) -> dict[str, Fraction]:
+    shown = run_cli("prob", book, name, "--json", *args)
+    assert shown.exit_code == 0, shown.output
+    data = json.loads(shown.stdout)
+    assert data["exact"] is True
+    return {o["value"]: Fraction(o["p"]) for o in data["outcomes"]}
+
+
+def _result(book: Path, name: str, *args: str) -> str:
+    shown = run_cli("resolve", book, name, *args)
+    assert shown.exit_code == 0, shown.output
+    return next(line for line in shown.stdout.splitlines() if line.startswith("result:"))
+
+
+@pytest.mark.parametrize("roll,expected", [(1, "AR"), (2, "DR"), (4, "EX"), (6, "DE")])
+def test_a_fraction_finds_its_threshold_column(
+    make_rulebook: Make, roll: int, expected: str
+) -> None:
+    # the 2:1 column above, die 1..6: AR DR DR EX DE DE
+    book = make_rulebook(BFM)
+    assert _result(book, "attack", "--dice", str(roll)) == f"result: {expected}"
+
+
+def test_a_fraction_threshold_in_exact_analysis_matches_the_row(make_rulebook: Make) -> None:
+    book = make_rulebook(BFM)
+    sixth = Fraction(1, 6)
+    # the 2:1 column: AR once, DR twice, EX once, DE twice (not none with probability 1)
+    assert _prob(book, "attack") == {"AR": sixth, "DR": 2 * sixth, "EX": sixth, "DE": 2 * sixth}
+    # 3:1 exactly, and just under it (11.99.. / 4 is still 2:1)
+    assert _prob(book, "attack", "--at", "attack=12")["DE"] == 3 * sixth
+    assert _prob(book, "attack", "--at", "attack=11.5")["DE"] == 2 * sixth
+
+
+def test_a_threshold_of_int_accepts_a_fraction_and_keys_may_be_fractions(
+    make_rulebook: Make,
+) -> None:
+    # an "int" threshold dimension is still looked up with a number (rows are thresholds);
+    # keys may be printed as fractions: 1/2 is the 1:2 column, 1.5 the 3:2 column
+    book = make_rulebook(
+        BFM.replace("at_least odds: number", "at_least odds: int")
+        + "table ratio [8.0]: at_least odds: number -> text\n"
+        "    1/2: worse | 1: even | 1.5: better\n"
+        "procedure r(a: int, d: int) -> text [8.1]\n    return ratio(a / d)\n"
+    )
+    checked = run_cli("check", book)
+    assert checked.exit_code == 0, checked.output
+    assert _result(book, "attack", "--dice", "2") == "result: DR"
+    assert _result(book, "r", "--at", "a=1", "--at", "d=2") == "result: worse"
+    assert _result(book, "r", "--at", "a=2", "--at", "d=3") == "result: worse"
+    assert _result(book, "r", "--at", "a=3", "--at", "d=2") == "result: better"
+    assert _result(book, "r", "--at", "a=4", "--at", "d=3") == "result: even"
+
+
+def test_a_none_below_the_first_threshold_is_an_error_where_it_is_returned(
+    make_rulebook: Make,
+) -> None:
+    # 1:2 is below the first column: the table gives none, and attack says combat_result
+    book = make_rulebook(BFM)
+    shown = run_cli("resolve", book, "attack", "--at", "attack=2", "--dice", "3")
+    assert shown.exit_code == 1
+    assert "returns none" in shown.stderr and "combat_result" in shown.stderr
+    assert "rulebook.rk:13:5" in shown.stderr  # the return statement
+    assert "[7.1]" in shown.stderr and "^" in shown.stderr
+    # exact analysis: the same error, not a result of none
+    analysed = run_cli("prob", book, "attack", "--at", "attack=2")
+    assert analysed.exit_code == 1, analysed.output
+    assert "returns none" in analysed.stderr and "rulebook.rk:13:5" in analysed.stderr
+
+
+def test_a_none_the_type_allows_is_returned(make_rulebook: Make) -> None:
+    book = make_rulebook(BFM.replace("-> combat_result [7.1]", "-> combat_result or none [7.1]"))
+    assert _result(book, "attack", "--at", "attack=2", "--dice", "3") == "result: none"
+    assert _prob(book, "attack", "--at", "attack=2") == {None: Fraction(1)}
+
+
+def test_a_procedure_that_falls_off_its_end_returns_none_where_it_may_not(
+    make_rulebook: Make,
+) -> None:
+    book = make_rulebook(
+        'rulebook "N"\ndice d6 = 1..6 [1.0]\n'
+        "procedure p(x: int) -> int [2.0]\n    if x > 3:\n        return x\n"
+    )
+    assert _result(book, "p", "--at", "x=5") == "result: 5"
+    shown = run_cli("resolve", book, "p", "--at", "x=1")
+    assert shown.exit_code == 1
+    assert "ends without a return" in shown.stderr and "[2.0]" in shown.stderr
+
+
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        ("    return none\n", "returns none but the procedure says int"),
+        ("    return\n", "returns nothing but the procedure says int"),
+    ],
+)
+def test_a_none_that_can_be_seen_is_an_error_at_check_time(
+    make_rulebook: Make, body: str, message: str
+) -> None:
+    book = make_rulebook('rulebook "N"\ndice d6 = 1..6 [1.0]\nprocedure p -> int [2.0]\n' + body)
+    shown = run_cli("check", book)
+    assert shown.exit_code == 1
+    assert message in shown.output and "rulebook.rk:4:" in shown.output
+
+
+def test_a_none_from_a_called_procedure_is_an_error_in_exact_analysis(make_rulebook: Make) -> None:
+    # `return p(...)` of a procedure that throws dice runs as blocks of its own (exact
+    # analysis): the none it gives back is checked against the caller's declared result
+    book = make_rulebook(
+        BFM + "procedure maybe(odds: number) -> combat_result or none [7.2]\n"
+        "    return crt(odds)\n"
+        "procedure sure(odds: number) -> combat_result [7.3]\n"
+        "    return maybe(odds)\n"
+    )
+    assert _prob(book, "sure", "--at", "odds=3")["DE"] == Fraction(1, 2)
+    for command in ("prob", "resolve"):
+        shown = run_cli(command, book, "sure", "--at", "odds=1/2")
+        assert shown.exit_code == 1, shown.output
+        assert "procedure sure returns none here" in shown.stderr
+        assert "rulebook.rk:17:5" in shown.stderr

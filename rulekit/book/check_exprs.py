@@ -611,7 +611,10 @@ class ExprChecker:
             bound.add(dim.name)
             if table is not None:
                 tdim = next(d for d in table.dims if d.name == dim.name)
-                self._expect(arg.value, tdim.type, scope, f"'{dim.name}'")
+                want = tdim.type
+                if tdim.kind == "threshold" and want == t.INT:
+                    want = t.NUMBER  # a fraction reaches the highest whole threshold below it
+                self._expect(arg.value, want, scope, f"'{dim.name}'")
             else:
                 self.infer(arg.value, scope)
         missing = [d.name for d in inputs if d.name not in bound]

@@ -560,6 +560,12 @@ class Checker(ExprChecker):
                     self.err(
                         f"returns {returned} but the procedure says {returns}", stmt.value.span
                     )
+            elif returns is not None and not t.allows_none(returns):
+                self.err(
+                    f"returns nothing but the procedure says {returns}",
+                    stmt.span,
+                    hint=f"return a value, or declare the procedure '-> {returns} or none'",
+                )
         elif isinstance(stmt, n.ExprStmt):
             self.infer(stmt.call, scope)
         elif isinstance(stmt, n.Choose):

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rulekit.book.check_exprs import placeholders
+from rulekit.book.types import allows_none
 from rulekit.engine.builtins import BUILTINS
 from rulekit.engine.codegen_calls import Calls
 from rulekit.engine.codegen_locals import Locals, may_be_local, sync
@@ -35,6 +36,7 @@ from rulekit.engine.codegen_runtime import (
     BY_FILE,
     RUNTIME,
     Generated,
+    ReturnGuard,
     RollSite,
     located,
     mangle,
@@ -118,6 +120,7 @@ class Writer:
 def procedure(comp: Program, decl: n.ProcedureDecl, traced: bool) -> Generated:
     """The body of a procedure as one function ``(i) -> None | (result,)``."""
     gen = Gen(comp, traced, _may_be_local(comp, decl), frozenset(p.name for p in decl.params))
+    gen.guard = return_guard(comp, decl)
     fname = f"{'traced' if traced else 'untraced'}_{mangle(decl.name)}"
     w = gen.w
     w.span = decl.span
@@ -126,10 +129,20 @@ def procedure(comp: Program, decl: n.ProcedureDecl, traced: bool) -> Generated:
     w.line("L = i.locals")
     gen.python_locals(decl)
     gen.block(decl.body, None, decl.ref)
+    if gen.guard is not None and not _leaves(decl.body):
+        w.line(f"_none_returned(i, {w.const(gen.guard)}, None)")
     w.line("return None")
     if not any(_USES_L.search(line) for line in w.lines[2:]):
         del w.lines[1], w.spans[1]  # nothing reads the dict of locals
     return finish(w, fname)
+
+
+def return_guard(comp: Program, decl: n.ProcedureDecl) -> ReturnGuard | None:
+    """The guard of a procedure whose declared result cannot be none, else None."""
+    if decl.returns is None:
+        return None
+    declared = comp.vocab.type_of(decl.returns)
+    return None if allows_none(declared) else ReturnGuard(decl, str(declared))
 
 
 def finish(w: Writer, fname: str) -> Generated:
@@ -204,6 +217,8 @@ class Gen(Operators, Calls, Locals):
         # comprehension's item (nothing in it can rebind it but a draw)
         self.bound: dict[str, str] = {}
         self.given = False
+        # set for a procedure whose declared result cannot be none: its returns check it
+        self.guard: ReturnGuard | None = None
         # the locals held in Python variables of the function being written (a procedure's
         # traced or untraced one), by name; the others are read and written in ``L``
         self.py: dict[str, str] = {}
@@ -270,7 +285,7 @@ class Gen(Operators, Calls, Locals):
             self._bound_here(s.name)
         elif isinstance(s, n.Return):
             self._step(s.span, here)
-            w.line(f"return ({self.expr(s.value) if s.value is not None else 'None'},)")
+            w.line(f"return ({self.returned(s)},)")
         elif isinstance(s, n.ExprStmt):
             self._step(s.span, here)
             w.line(self.expr(s.call))
@@ -342,6 +357,18 @@ class Gen(Operators, Calls, Locals):
             w.line("raise _TurnEnded")
         else:  # a statement that does nothing but its step
             self._step(s.span, here)
+
+    def returned(self, s: n.Return) -> str:
+        """Source for the value a ``return`` gives, a none checked against the declared
+        result (``ReturnGuard``)."""
+        value = self.expr(s.value) if s.value is not None else "None"
+        if self.guard is None or isinstance(s.value, n.Num | n.Bool | n.Roll):
+            return value
+        t, w = self.w.temp(), self.w
+        return (
+            f"({t} if ({t} := {value}) is not None "
+            f"else _none_returned(i, {w.const(self.guard)}, {w.const(s.span)}))"
+        )
 
     def _choose(self, s: n.Choose) -> None:
         """A decision; its default is worked out off the record by a helper function that

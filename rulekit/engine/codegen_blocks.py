@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 from attrs import frozen
 
 from rulekit.book.check_exprs import placeholders
-from rulekit.engine.codegen import Gen, Writer
+from rulekit.book.types import allows_none
+from rulekit.engine.codegen import Gen, Writer, return_guard
 from rulekit.engine.codegen_locals import may_be_local
 from rulekit.engine.codegen_runtime import RUNTIME
 from rulekit.engine.reach import branches, names_reached, pure, throws
@@ -111,6 +112,7 @@ class _Builder:
         self.comp = comp
         self.gen = Gen(comp, False, may_be_local(decl.params, decl.body))
         self.gen.tracking = False  # a block is entered from a situation: no local is known
+        self.gen.guard = return_guard(comp, decl)  # a none returned is an error (codegen)
         self.w: Writer = self.gen.w
         self.count = 0
         self.loops = 0  # `for each` loops cut into blocks (their hidden locals' numbers)
@@ -124,7 +126,17 @@ class _Builder:
         self.shared = self.names & (set(comp.book.states) | set(comp.book.tracks))
 
     def build(self) -> Blocks:
-        entry = self.sequence(self.decl.body, END, frozenset(), None, self.decl.ref)
+        end = END
+        guard = self.gen.guard
+        body = self.decl.body
+        if guard is not None and not (body and isinstance(body[-1], n.Return)):
+            # falling off the end returns none, which the declared result does not allow:
+            # a block of its own says so
+            end = self._open(self.decl.span, frozenset())
+            self.calm[end] = True
+            self.w.line(f"_none_returned(i, {self.w.const(guard)}, None)")
+            self.w.line(f"return {END}")
+        entry = self.sequence(self.decl.body, end, frozenset(), None, self.decl.ref)
         namespace: dict[str, Any] = dict(RUNTIME)
         namespace["_Enter"] = Enter
         namespace.update(self.w.names)
@@ -191,7 +203,11 @@ class _Builder:
             kept = f"#ret{self.count}"
             back = self._open(s.span, frozenset({kept}))
             self.calm[back] = True
-            self.w.line(f"return (L[{kept!r}],)")
+            guard, w = self.gen.guard, self.w
+            if guard is not None:
+                w.line(f"if L[{kept!r}] is None:")
+                w.line(f"    _none_returned(i, {w.const(guard)}, {w.const(s.span)})")
+            w.line(f"return (L[{kept!r}],)")
             return self._call(s, call, back, frozenset({kept}), inherited, rule, kept)
         if call is not None:
             return self._call(s, call, after, live_after, inherited, rule)
@@ -203,7 +219,12 @@ class _Builder:
         ref = getattr(s, "ref", None) or inherited or rule
         if isinstance(s, n.Let) and after != END and self._liftable(s.value):
             self.lifts[k] = Lift("let", s.value, ref, after, s.name)
-        elif isinstance(s, n.Return) and s.value is not None and self._liftable(s.value):
+        elif (
+            isinstance(s, n.Return)
+            and s.value is not None
+            and self._liftable(s.value)
+            and (self.gen.guard is None or not self._may_give_none(s.value))
+        ):
             self.lifts[k] = Lift("return", s.value, ref)
         return k, live
 
@@ -281,6 +302,26 @@ class _Builder:
             way = n.IfExpr(s.cond, n.Num(0), n.Num(1))
             self.lifts[k] = Lift("branch", way, s.ref or inherited or rule, targets=(body, after))
         return k, live
+
+    def _may_give_none(self, value: n.Expr) -> bool:
+        """Whether a returned value may be none (then its block runs by paths, so that a
+        none the procedure's declared result does not allow is an error): a table with
+        no entry below its first threshold or a blank box, a call, a name, none itself."""
+        if isinstance(value, n.Num | n.Bool | n.Roll | n.BinOp | n.UnaryOp | n.Compare):
+            return False
+        if isinstance(value, n.BoolOp | n.Not | n.ListLit | n.ListComp | n.Str):
+            return False
+        if isinstance(value, n.IfExpr):
+            return self._may_give_none(value.then) or self._may_give_none(value.otherwise)
+        if isinstance(value, n.Call) and value.func in self.comp.tables:
+            table = self.comp.tables[value.func]
+            result = self.comp.vocab.type_of(table.decl.result)
+            return (
+                any(d.kind == "threshold" for d in table.dims)
+                or (table.default is not None and table.default.value is None)
+                or allows_none(result)
+            )
+        return True
 
     def _calm(self, *nodes: Any) -> bool:
         """Whether running ``nodes`` (a statement, a test, a call's arguments) throws no

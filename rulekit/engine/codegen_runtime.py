@@ -667,10 +667,35 @@ def _roll1(i: Interpreter, site: RollSite) -> RollValue:
     return RollValue(face, face, (face,))
 
 
+class ReturnGuard:
+    """A procedure whose declared result cannot be none (``-> combat_result``): a none it
+    would return (a threshold table below its first line, a body falling off its end) is
+    an error where it happens, never passed on to the caller."""
+
+    def __init__(self, decl: n.ProcedureDecl, declared: str) -> None:
+        self.name, self.declared, self.span = decl.name, declared, decl.span
+
+
+def _none_returned(i: Interpreter, guard: ReturnGuard, span: n.Span | None) -> None:
+    if span is None:  # the body fell off its end
+        raise i.fail(
+            f"procedure {guard.name} ends without a return, but it says {guard.declared}",
+            guard.span,
+            hint=f"return a value on every way through, or declare '-> {guard.declared} or none'",
+        )
+    raise i.fail(
+        f"procedure {guard.name} returns none here, but it says {guard.declared}",
+        span,
+        hint=f"a table may have no entry for these keys; declare '-> {guard.declared} or none' "
+        "if none is a result",
+    )
+
+
 _MISSING = object()
 AGGREGATES = frozenset({"count", "any", "all", "sum", "max", "min"})
 
 RUNTIME.update(
+    _none_returned=_none_returned,
     _order=_order,
     _fill=_fill,
     _show=show,
