@@ -174,3 +174,87 @@ def test_a_none_from_a_called_procedure_is_an_error_in_exact_analysis(make_ruleb
         assert shown.exit_code == 1, shown.output
         assert "procedure sure returns none here" in shown.stderr
         assert "rulebook.rk:17:5" in shown.stderr
+
+
+# ---- 2. odds columns as printed -------------------------------------------------------------
+
+# A Combat Results Table laid out as printed (cells illustrative): odds columns headed 1-2,
+# 1:1, 2:1, 3:1; the dice down the side
+ODDS = """rulebook "Odds"
+dice d6 = 1..6 [1.0]
+enum combat_result = AE AR EX DR DE NE
+table crt [7.0] "Combat Results Table": roll d6 x at_least odds: number -> combat_result
+    roll | 1-2 | 1:1 | 2:1 | 3:1
+    1    | AE  | AR  | AR  | DR
+    2    | AE  | AR  | DR  | DR
+    3    | AR  | DR  | DR  | EX
+    4    | AR  | DR  | EX  | DE
+    5    | NE  | EX  | DE  | DE
+    6    | NE  | DE  | DE  | DE
+procedure attack(attack: number, defense: int) -> combat_result or none [7.1]
+    return crt(attack / defense)
+"""
+
+
+def test_an_odds_header_parses_as_cells_not_key_value_items() -> None:
+    table = parse(ODDS, "t.rk").decls[3]
+    assert isinstance(table, n.TableDecl)
+    header = table.lines[0]
+    texts = [item.value.text for item in header.items if isinstance(item.value, n.CellText)]
+    assert texts == ["roll", "1-2", "1:1", "2:1", "3:1"]
+    assert all(item.key is None for item in header.items)
+    # "70: 9", with a space, is still a key and its value
+    line = parse("table t: at_least x: int -> int\n    70: 9 | 75: 8\n", "t.rk").decls[0]
+    assert isinstance(line, n.TableDecl)
+    assert [(i.key.text, i.value.text) for i in line.lines[0].items] == [("70", "9"), ("75", "8")]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "attack,defense,column",
+    [(2, 4, "AE"), (3, 4, "AE"), (4, 4, "AR"), (8.5, 4, "AR"), (11, 4, "AR"), (12, 4, "DR")],
+)
+def test_odds_columns_are_read_as_their_ratios(
+    make_rulebook: Make, attack: float, defense: int, column: str
+) -> None:
+    # die 1 reads the first row: AE (1-2) | AR (1:1) | AR (2:1) | DR (3:1)
+    book = make_rulebook(ODDS)
+    checked = run_cli("check", book)
+    assert checked.exit_code == 0, checked.output  # not "appears twice"
+    got = _result(
+        book, "attack", "--at", f"attack={attack}", "--at", f"defense={defense}", "--dice", "1"
+    )
+    assert got == f"result: {column}"
+
+
+def test_odds_below_the_first_column_give_none(make_rulebook: Make) -> None:
+    book = make_rulebook(ODDS)
+    assert _prob(book, "attack", "--at", "attack=1", "--at", "defense=3") == {None: Fraction(1)}
+
+
+def test_odds_on_a_dimension_that_is_not_a_threshold_say_how(make_rulebook: Make) -> None:
+    book = make_rulebook(ODDS.replace("at_least odds: number", "odds: int"))
+    shown = run_cli("check", book)
+    assert shown.exit_code == 1
+    assert "rulebook.rk:5:18: error: '1:1' is not a die result or range" in shown.output
+    assert "declare the dimension 'at_least odds: number'" in shown.output
+    assert "appears twice" not in shown.output
+
+
+def test_odds_round_trip_through_fmt() -> None:
+    from rulekit.language.fmt import format_text
+
+    out = format_text(ODDS, "t.rk")
+    assert "| 1-2 | 1:1 | 2:1 | 3:1" in out
+    assert parse(out, "t.rk") == parse(ODDS, "t.rk")
+    assert format_text(out, "t.rk") == out
+
+
+def test_odds_are_highlighted_as_numbers() -> None:
+    tm = pytest.importorskip("textmate_grammar.parsers.base")
+    from conftest import ROOT
+
+    grammar = json.loads((ROOT / "editors" / "rulekit.tmLanguage.json").read_text("utf-8"))
+    element = tm.LanguageParser(grammar).parse_string("    roll | 1-2 | 1:1 | 2:1\n")
+    scoped = {piece: scopes for _, piece, scopes in element.flatten()}
+    assert any(s.startswith("constant.numeric.odds") for s in scoped["1:1"])
+    assert any(s.startswith("constant.numeric.odds") for s in scoped["2:1"])

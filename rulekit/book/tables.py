@@ -16,7 +16,7 @@ from typing import Any
 from attrs import define, field, frozen
 
 from rulekit.book import types as t
-from rulekit.book.coerce import CoerceError, Vocabulary, read_range
+from rulekit.book.coerce import CoerceError, Vocabulary, read_odds, read_range
 from rulekit.engine.dice import Die
 from rulekit.engine.values import is_number, to_json, unwrap
 from rulekit.errors import Diagnostic, did_you_mean, error, warning
@@ -396,14 +396,20 @@ class TableReader:
             if dim.kind in ("roll",) or (dim.kind == "input" and t.is_numeric(dim.type)):
                 rng = read_range(text)
                 if rng is None:
+                    printed_odds = ":" in text and read_odds(text) is not None
                     raise CoerceError(
                         f"'{text}' is not a die result or range",
-                        "write e.g. 5, 2-4, 1 or less, 5 or more, ..1, 5..",
+                        f"odds are thresholds: declare the dimension 'at_least {dim.name}: "
+                        f"number'; a key and its value are written '{text.replace(':', ': ')}'"
+                        if printed_odds
+                        else "write e.g. 5, 2-4, 1 or less, 5 or more, ..1, 5..",
                     )
                 return Key(text, "range", None, rng.low, rng.high, span=cell.span)
             if dim.kind == "threshold":
-                # "the highest entry the value equals or exceeds": any number, 1/2 too
-                value = self.vocab.read(text, t.NUMBER)
+                # "the highest entry the value equals or exceeds": any number, 1/2 too, and
+                # odds as printed (3:1 is 3, 1-2 is 1/2)
+                odds = read_odds(text)
+                value = odds if odds is not None else self.vocab.read(text, t.NUMBER)
                 return Key(text, "threshold", value, value, None, span=cell.span)
             value = self.vocab.read(text, dim.type, quoted=cell.quoted)
             return Key(text, "exact", value, span=cell.span)
