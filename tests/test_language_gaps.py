@@ -258,3 +258,70 @@ def test_odds_are_highlighted_as_numbers() -> None:
     scoped = {piece: scopes for _, piece, scopes in element.flatten()}
     assert any(s.startswith("constant.numeric.odds") for s in scoped["1:1"])
     assert any(s.startswith("constant.numeric.odds") for s in scoped["2:1"])
+
+
+# ---- 3. roll 0 d6 ---------------------------------------------------------------------------
+
+ZERO = """rulebook "Zero"
+dice d6 = 1..6 [1.0]
+procedure fire(strength: int = 0) -> int [3.0] "Each strength point throws a die"
+    let r = roll (strength) d6 + 2
+    return r
+procedure faces(strength: int = 0) -> int [3.1]
+    let r = roll (strength) d6
+    return count(r.dice)
+procedure literal -> int [3.2]
+    return roll 0 d6 + (roll 0d6)
+procedure best(strength: int = 0) -> int [3.3]
+    return roll highest of (strength) d6
+"""
+
+
+def test_a_roll_of_no_dice_is_empty(make_rulebook: Make) -> None:
+    book = make_rulebook(ZERO)
+    assert run_cli("check", book).exit_code == 0
+    assert _result(book, "fire") == "result: 2"  # sum 0, then the +2
+    assert _result(book, "faces") == "result: 0"  # no dice in it
+    assert _result(book, "literal") == "result: 0"
+    assert _result(book, "fire", "--at", "strength=2", "--dice", "3,4") == "result: 9"
+    shown = run_cli("resolve", book, "fire")
+    assert "roll 0d6 [3.0]: natural 0 +2 = 2" in shown.stdout  # the trace: no die thrown
+
+
+def test_a_roll_of_no_dice_in_exact_analysis(make_rulebook: Make) -> None:
+    book = make_rulebook(ZERO)
+    assert _prob(book, "fire") == {2: Fraction(1)}
+    assert _prob(book, "literal") == {0: Fraction(1)}
+    odds = run_cli("odds", "0d6", "--json")
+    assert odds.exit_code == 0, odds.output
+    assert [(o["value"], o["p"]) for o in json.loads(odds.stdout)["outcomes"]] == [(0, "1")]
+
+
+def test_the_highest_of_no_dice_is_an_error(make_rulebook: Make) -> None:
+    book = make_rulebook(ZERO)
+    shown = run_cli("resolve", book, "best")
+    assert shown.exit_code == 1
+    assert "rulebook.rk:12:17: error: cannot keep the highest of 0 dice" in shown.stderr
+    negative = run_cli("resolve", book, "fire", "--at", "strength=-1")
+    assert negative.exit_code == 1 and "cannot roll -1 dice" in negative.stderr
+    checked = run_cli(
+        "check", make_rulebook(ZERO + "procedure w -> int [3.4]\n    return roll lowest of 0 d6\n")
+    )
+    assert checked.exit_code == 1
+    assert "rulebook.rk:14:17: error: no lowest die of 0 dice" in checked.output
+
+
+def test_no_dice_round_trip_through_fmt() -> None:
+    from rulekit.language.fmt import format_text
+
+    out = format_text(ZERO, "t.rk")
+    assert "roll 0 d6 + (roll 0d6)" in out
+    assert parse(out, "t.rk") == parse(ZERO, "t.rk")
+    literal = parse(ZERO, "t.rk").decls[4]
+    assert isinstance(literal, n.ProcedureDecl)
+    (ret,) = literal.body
+    # a roll with a roll as its modifier: both of no dice
+    assert isinstance(ret, n.Return) and isinstance(ret.value, n.Roll)
+    inner = ret.value.mods[0].value
+    assert isinstance(inner, n.Roll)
+    assert (ret.value.dice.count, inner.dice.count) == (0, 0)

@@ -402,8 +402,8 @@ class ExprChecker:
             )
         if not isinstance(spec.count, int):
             self._expect(spec.count, t.INT, scope, "the number of dice")
-        elif spec.count < 1:
-            self.err("roll at least one die", spec.span)
+        elif spec.count == 0 and spec.keep != "sum":  # (0 dice added up: an empty roll)
+            self.err(f"no {spec.keep} die of 0 dice", spec.span, "roll at least one die")
         if spec.explode and spec.keep != "sum":
             self.err("only dice that are added up explode", spec.span, "drop 'explode' here")
         if not 0 <= spec.explode <= MAX_EXPLODE:

@@ -68,8 +68,18 @@ def throw(i: Interpreter, site: DiceSite, number: Any) -> tuple[int, int, tuple[
     die, spec = site.die, site.spec
     if die is None:
         raise KeyError(spec.die)
-    if not isinstance(number, int) or number < 1:
+    if not isinstance(number, int) or isinstance(number, bool) or number < 0:
         raise i.fail(f"cannot roll {show(number)} dice", spec.span)
+    if number == 0:
+        # no dice (a unit with no strength left): an empty roll, total 0, nothing thrown;
+        # no highest or lowest die to keep
+        if site.keep != "sum":
+            raise i.fail(
+                f"cannot keep the {site.keep} of 0 dice",
+                spec.span,
+                hint="test for no dice first: 'if n > 0: ...'",
+            )
+        return 0, 0, ()
     charge(i, number - 1, spec.span)  # each die one step, the roll's own included
     keep = site.keep
     kept = getattr(i.dice, "throw_kept", None) if keep != "sum" and site.simple else None

@@ -724,7 +724,8 @@ class AstBuilder(Transformer[Token, n.Module]):
 
     def dice_plain(self, meta: Meta, c: list[Any]) -> n.DiceSpec:
         count, die = self._dice(c[0])
-        return n.DiceSpec(die, count or 1, span=self._span(meta))
+        # "0d6" is no dice at all (an empty roll), as "roll 0 d6" is; "d6" is one die
+        return n.DiceSpec(die, 1 if count is None else count, span=self._span(meta))
 
     def _counted(self, meta: Meta, count: n.Expr | None, token: Token, keep: str) -> n.DiceSpec:
         own, die = self._dice(token)
