@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable
 from fractions import Fraction
@@ -325,3 +326,124 @@ def test_no_dice_round_trip_through_fmt() -> None:
     inner = ret.value.mods[0].value
     assert isinstance(inner, n.Roll)
     assert (ret.value.dice.count, inner.dice.count) == (0, 0)
+
+
+# ---- 4. break and continue ----------------------------------------------------------------
+
+LOOPS = """rulebook "Loops"
+dice d6 = 1..6 [1.0]
+procedure to_ten -> int [4.0] "Add dice until ten, ones do not count"
+    let t = 0
+    while true:
+        let r = roll d6
+        if r = 1:
+            continue [4.1]
+        t += r
+        if t >= 10:
+            break [4.2]
+    return t
+procedure volley -> int [4.3] "Three shots; a 1 jams the gun, 4+ hits"
+    let h = 0
+    for each shot in [1, 2, 3]:
+        let r = roll d6
+        if r = 1:
+            break
+        if r < 4:
+            continue
+        h += 1
+    return h
+procedure skip -> int [4.4]
+    let s = 0
+    for each x in [1, 2, 3, 4, 5]:
+        if x = 2:
+            continue
+        if x = 5:
+            break
+        s += x
+    return s
+procedure first_known(xs: list of (int or none)) -> int [4.5]
+    let s = 0
+    for each x in xs:
+        if x = none:
+            continue
+        s += x
+    return s
+"""
+
+
+def _to_ten_by_hand() -> dict[int, Fraction]:
+    # a 1 is thrown again without counting: each counted die is 2..6 alike
+    out: dict[int, Fraction] = {}
+
+    def go(total: int, p: Fraction) -> None:
+        if total >= 10:
+            out[total] = out.get(total, Fraction(0)) + p
+            return
+        for face in range(2, 7):
+            go(total + face, p / 5)
+
+    go(0, Fraction(1))
+    return out
+
+
+def _volley_by_hand() -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for faces in itertools.product(range(1, 7), repeat=3):
+        hits = 0
+        for face in faces:
+            if face == 1:
+                break
+            hits += face >= 4
+        out[hits] = out.get(hits, Fraction(0)) + Fraction(1, 216)
+    return out
+
+
+def test_break_and_continue_in_runs(make_rulebook: Make) -> None:
+    book = make_rulebook(LOOPS)
+    assert run_cli("check", book).exit_code == 0
+    assert _result(book, "skip") == "result: 8"  # 1 + 3 + 4: 2 skipped, stopped at 5
+    assert _result(book, "first_known", "--at", "xs=1, none, 5") == "result: 6"
+    # 3, then a 1 (not counted), 5, then 6: 14
+    shown = run_cli("resolve", book, "to_ten", "--dice", "3,1,5,6")
+    assert shown.exit_code == 0, shown.output
+    assert "result: 14" in shown.stdout
+    # a break or continue that cites its rule shows in the trace
+    assert "note [4.1]: on to the next round" in shown.stdout
+    assert "note [4.2]: the loop ends" in shown.stdout
+    assert _result(book, "volley", "--dice", "5,1,6") == "result: 1"  # the jam ends it
+    assert _result(book, "volley", "--dice", "2,4,6") == "result: 2"  # the 2 misses
+
+
+def test_break_and_continue_in_exact_analysis(make_rulebook: Make) -> None:
+    book = make_rulebook(LOOPS)
+    assert _prob(book, "to_ten") == _to_ten_by_hand()
+    assert _prob(book, "volley") == _volley_by_hand()
+    assert _prob(book, "skip") == {8: Fraction(1)}
+
+
+@pytest.mark.parametrize("word", ["break", "continue"])
+def test_break_outside_a_loop_is_an_error(make_rulebook: Make, word: str) -> None:
+    book = make_rulebook(
+        'rulebook "B"\ndice d6 = 1..6 [1.0]\nprocedure q -> int [1.0]\n'
+        f"    if roll d6 = 6:\n        {word}\n    return 1\n"
+    )
+    shown = run_cli("check", book)
+    assert shown.exit_code == 1
+    assert f"rulebook.rk:5:9: error: '{word}' outside a loop" in shown.output
+    assert "belongs in a 'while' or 'for each'" in shown.output and "^~~" in shown.output
+
+
+def test_break_and_continue_round_trip_through_fmt() -> None:
+    from rulekit.language.fmt import format_text
+
+    out = format_text(LOOPS, "t.rk")
+    assert "            continue [4.1]\n" in out and "            break [4.2]\n" in out
+    assert parse(out, "t.rk") == parse(LOOPS, "t.rk")
+    assert format_text(out, "t.rk") == out
+    proc = parse(LOOPS, "t.rk").decls[2]
+    assert isinstance(proc, n.ProcedureDecl)
+    loop = proc.body[1]
+    assert isinstance(loop, n.While)
+    first = loop.body[1]
+    assert isinstance(first, n.If)
+    assert first.branches[0].body == (n.Continue(n.RuleRef("4.1")),)

@@ -169,6 +169,7 @@ class Checker(ExprChecker):
         self.current: str = ""
         self._given: set[str] | None = None
         self._env: tuple[int, ...] = ()  # the declarations' identities a table's check read
+        self.loops = 0  # how many loops the statement being checked is inside (break)
         self._table_sigs: list[tuple[object, ...]] = []  # what a procedure reads of tables
 
     # ---- entry ---------------------------------------------------------------------------
@@ -515,7 +516,7 @@ class Checker(ExprChecker):
             if isinstance(stmt, n.If) and len(stmt.branches) == 1 and not stmt.otherwise:
                 test = _none_test(stmt.branches[0].cond)
                 body_ends = stmt.branches[0].body and isinstance(
-                    stmt.branches[0].body[-1], n.Return | n.EndTurn
+                    stmt.branches[0].body[-1], n.Return | n.EndTurn | n.Break | n.Continue
                 )
                 if test is not None and not test[1] and body_ends:
                     self._narrow(scope, test[0])
@@ -591,14 +592,30 @@ class Checker(ExprChecker):
             self._block(stmt.otherwise, scope, returns)
         elif isinstance(stmt, n.While):
             self._condition(stmt.cond, scope)
-            self._block(stmt.body, scope, returns)
+            self._loop_body(stmt.body, scope, returns)
         elif isinstance(stmt, n.ForEach):
             iterable = self.infer(stmt.iterable, scope)
             listed = t.as_list(iterable)
             if listed is None and iterable != t.ANY:
                 self.err(f"'for each' needs a list, not {iterable}", stmt.iterable.span)
             scope.locals[stmt.var] = listed.item if listed is not None else t.ANY
-            self._block(stmt.body, scope, returns)
+            self._loop_body(stmt.body, scope, returns)
+        elif isinstance(stmt, n.Break | n.Continue) and not self.loops:
+            word = "break" if isinstance(stmt, n.Break) else "continue"
+            self.err(
+                f"'{word}' outside a loop",
+                stmt.span,
+                hint=f"'{word}' belongs in a 'while' or 'for each'; "
+                "to leave the procedure, write 'return'",
+            )
+
+    def _loop_body(self, body: tuple[n.Stmt, ...], scope: Scope, returns: t.Type | None) -> None:
+        """A loop's body: a ``break`` or ``continue`` in it is in a loop."""
+        self.loops += 1
+        try:
+            self._block(body, scope, returns)
+        finally:
+            self.loops -= 1
 
     def _global_kind(self, name: str) -> str:
         if name in self.book.tracks:

@@ -329,6 +329,12 @@ class Gen(Operators, Calls, Locals):
             # (untraced, a text with nothing to fill in builds nothing)
         elif isinstance(s, n.Pass):
             self._step(s.span, here)
+        elif isinstance(s, n.Break | n.Continue):
+            self._step(s.span, here)
+            if self.traced and s.ref is not None:  # one citing its rule shows in the trace
+                said = "the loop ends" if isinstance(s, n.Break) else "on to the next round"
+                w.line(f"i.trace.events.append(_NoteEvent(i.depth, {said!r}, {s.ref.text!r}))")
+            w.line("break" if isinstance(s, n.Break) else "continue")
         elif isinstance(s, n.Assign) and len(s.target) == 1:
             self._step(s.span, here)
             self._assign_variable(s)

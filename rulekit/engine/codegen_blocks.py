@@ -120,6 +120,12 @@ class _Builder:
         self.spans: dict[int, n.Span | None] = {}
         self.lifts: dict[int, Lift] = {}
         self.calm: dict[int, bool] = {}
+        # the loops being cut into blocks, innermost last: (head, live at the head, block
+        # after the loop, live after it): where a `continue` and a `break` go
+        self.loops_open: list[tuple[int, frozenset[str], int, frozenset[str]]] = []
+        # the same for liveness worked out before the blocks exist: (live at the head, live
+        # after the loop)
+        self.live_loops: list[tuple[frozenset[str], frozenset[str]]] = []
         self.names = self.gen.local  # only these can be locals
         # `x = v` writes a local x if there is one, else the state variable x: whether x is
         # a local then matters, so such an x stays alive
@@ -196,6 +202,15 @@ class _Builder:
             return self._while(s, after, live_after, inherited, rule)
         if isinstance(s, n.ForEach):
             return self._for_each(s, after, live_after, inherited, rule)
+        if isinstance(s, n.Break | n.Continue):
+            # a block of its own that takes its step and goes to the loop's end or head
+            head, head_live, out, out_live = self.loops_open[-1]
+            target, live = (out, out_live) if isinstance(s, n.Break) else (head, head_live)
+            k = self._open(s.span, live)
+            self.calm[k] = True
+            self.gen._step(s.span, s.ref or inherited or rule)
+            self.w.line(f"return {target}")
+            return k, live
         call = self._split_call(s)
         if call is not None and isinstance(s, n.Return):
             # `return p(...)`: the call's result is kept in a hidden local, which a block
@@ -282,11 +297,11 @@ class _Builder:
         self.count += 1
         live = live_after | self._reads(s.cond)
         while True:  # live at the head: what is read after the loop, or by a round
-            grown = live | self._live_of(s.body, live)
+            grown = live | self._loop_live(s.body, live, live_after)
             if grown == live:
                 break
             live = grown
-        body = self.sequence(s.body, k, live, s.ref or inherited, rule)
+        body = self._loop_sequence(s, (k, live, after, live_after), inherited, rule)
         self.live[k], self.spans[k] = live, s.span
         self.calm[k] = self._calm(s.cond)
         w, gen = self.w, self.gen
@@ -323,6 +338,35 @@ class _Builder:
             )
         return True
 
+    def _loop_sequence(
+        self,
+        s: n.While | n.ForEach,
+        loop: tuple[int, frozenset[str], int, frozenset[str]],
+        inherited: n.RuleRef | None,
+        rule: n.RuleRef | None,
+    ) -> int:
+        """The blocks of a loop's body, which goes back to the head; a ``break`` in it goes
+        to the block after the loop, a ``continue`` to the head."""
+        head, live, _, live_after = loop
+        self.loops_open.append(loop)
+        self.live_loops.append((live, live_after))
+        try:
+            return self.sequence(s.body, head, live, s.ref or inherited, rule)
+        finally:
+            self.loops_open.pop()
+            self.live_loops.pop()
+
+    def _loop_live(
+        self, body: tuple[n.Stmt, ...], head: frozenset[str], after: frozenset[str]
+    ) -> frozenset[str]:
+        """What a loop's body may read from its start, given what is live at the head (where
+        a round and a ``continue`` go) and after the loop (where a ``break`` goes)."""
+        self.live_loops.append((head, after))
+        try:
+            return self._live_of(body, head)
+        finally:
+            self.live_loops.pop()
+
     def _calm(self, *nodes: Any) -> bool:
         """Whether running ``nodes`` (a statement, a test, a call's arguments) throws no
         dice, draws nothing and asks nothing, following calls."""
@@ -352,7 +396,7 @@ class _Builder:
         head = self.count  # numbered before the body, which goes back to it
         self.count += 1
         live = self._live_before(s, live_after) | {items, at}  # a safe over-estimate
-        body = self.sequence(s.body, head, live, s.ref or inherited, rule)
+        body = self._loop_sequence(s, (head, live, after, live_after), inherited, rule)
         self.live[head], self.spans[head] = live, s.span
         self.calm[head] = True
         w = self.w
@@ -449,10 +493,13 @@ class _Builder:
         if isinstance(s, n.While | n.ForEach):
             head = live | self._reads(s.cond if isinstance(s, n.While) else s.iterable)
             while True:
-                grown = head | self._live_of(s.body, head)
+                grown = head | self._loop_live(s.body, head, live)
                 if grown == head:
                     return head
                 head = grown
+        if isinstance(s, n.Break | n.Continue) and self.live_loops:
+            head, after = self.live_loops[-1]
+            return after if isinstance(s, n.Break) else head
         if isinstance(s, n.Choose):
             reads = self._reads(s.options) | self._reads(s.default)
             return (live - {s.name}) | reads

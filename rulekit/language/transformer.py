@@ -429,6 +429,12 @@ class AstBuilder(Transformer[Token, n.Module]):
     def pass_stmt(self, meta: Meta, c: list[Any]) -> n.Pass:
         return n.Pass(span=self._span(meta))
 
+    def break_stmt(self, meta: Meta, c: list[Any]) -> n.Break:
+        return n.Break(c[0], span=self._span(meta))
+
+    def continue_stmt(self, meta: Meta, c: list[Any]) -> n.Continue:
+        return n.Continue(c[0], span=self._span(meta))
+
     def end_turn_stmt(self, meta: Meta, c: list[Any]) -> n.EndTurn:
         reason = _string(c[0]) if c[0] is not None else None
         return n.EndTurn(reason, c[1], span=self._span(meta))
