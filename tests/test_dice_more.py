@@ -123,7 +123,6 @@ def test_the_roll_shows_every_die_thrown(book: Path) -> None:
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("roll highest of 2 d6 explode 1", "only dice that are added up explode"),
         ("roll d6 reroll 7", "no face of d6 (1..6) is in reroll 7..7"),
         ("roll d6 explode 99", "a die explodes at most 20 times, not 99"),
         ("roll 2 dX", "unknown die 'dX'"),

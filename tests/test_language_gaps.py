@@ -447,3 +447,59 @@ def test_break_and_continue_round_trip_through_fmt() -> None:
     first = loop.body[1]
     assert isinstance(first, n.If)
     assert first.branches[0].body == (n.Continue(n.RuleRef("4.1")),)
+
+
+# ---- 5. explode on kept dice (Savage Worlds' trait die and Wild Die) --------------------------
+
+SAVAGE = """rulebook "Savage"
+dice d6 = 1..6 [1.0]
+procedure trait -> int [5.0] "A Wild Card's trait test: the trait die and the Wild Die, each aces"
+    return roll highest of 2 d6 explode 3
+procedure worst -> int [5.1]
+    return roll lowest of 2 d6 explode 2
+"""
+
+
+def _aced(explode: int) -> dict[int, Fraction]:
+    """One d6 that aces: a 6 adds another die, at most ``explode`` more (by hand)."""
+    out: dict[int, Fraction] = {}
+
+    def go(total: int, more: int, p: Fraction) -> None:
+        for face in range(1, 7):
+            if face == 6 and more > 0:
+                go(total + 6, more - 1, p / 6)
+            else:
+                out[total + face] = out.get(total + face, Fraction(0)) + p / 6
+
+    go(0, explode, Fraction(1))
+    return out
+
+
+def _keep(pick: Callable[[int, int], int], one: dict[int, Fraction]) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for (a, pa), (b, pb) in itertools.product(one.items(), repeat=2):
+        out[pick(a, b)] = out.get(pick(a, b), Fraction(0)) + pa * pb
+    return out
+
+
+def test_each_kept_die_explodes_before_the_highest_total_is_kept(make_rulebook: Make) -> None:
+    book = make_rulebook(SAVAGE)
+    assert run_cli("check", book).exit_code == 0  # it was "only dice that are added up explode"
+    assert _prob(book, "trait") == _keep(max, _aced(3))
+    assert _prob(book, "worst") == _keep(min, _aced(2))
+    # a 6 always aces: no die totals 6, so neither does the highest of two (the highest
+    # face would be 6 one time in 36 * 11)
+    assert 6 not in _prob(book, "trait")
+
+
+def test_kept_exploding_dice_as_thrown(make_rulebook: Make) -> None:
+    book = make_rulebook(SAVAGE)
+    # the first die 6, the second 3; the 6 aces: 6, then 2: 6 + 6 + 2 = 14 against 3
+    assert _result(book, "trait", "--dice", "6,3,6,2") == "result: 14"
+    # the first 2, the second 6 then 1: 7 against 2
+    assert _result(book, "trait", "--dice", "2,6,1") == "result: 7"
+    # lowest: 6 + 5 = 11 against 4
+    assert _result(book, "worst", "--dice", "6,4,5") == "result: 4"
+    # dice are thrown round by round: 6 and 6; both ace: 5 and 6; the second aces again
+    # (its last: explode 2): 6. Totals 6 + 5 = 11 and 6 + 6 + 6 = 18; the lowest is 11
+    assert _result(book, "worst", "--dice", "6,6,5,6,6") == "result: 11"

@@ -404,8 +404,6 @@ class ExprChecker:
             self._expect(spec.count, t.INT, scope, "the number of dice")
         elif spec.count == 0 and spec.keep != "sum":  # (0 dice added up: an empty roll)
             self.err(f"no {spec.keep} die of 0 dice", spec.span, "roll at least one die")
-        if spec.explode and spec.keep != "sum":
-            self.err("only dice that are added up explode", spec.span, "drop 'explode' here")
         if not 0 <= spec.explode <= MAX_EXPLODE:
             self.err(f"a die explodes at most {MAX_EXPLODE} times, not {spec.explode}", spec.span)
         die = self.dice.get(spec.die)

@@ -93,12 +93,15 @@ def throw(i: Interpreter, site: DiceSite, number: Any) -> tuple[int, int, tuple[
     else:
         where = i._where(site.span)
         faces = throw_dice(i.dice, die, number, where)
+        totals = faces
         if spec.reroll is not None or spec.explode:
-            faces = _reroll_and_explode(i, die, faces, spec.reroll, spec.explode, where, spec.span)
+            faces, totals = _reroll_and_explode(
+                i, die, faces, spec.reroll, spec.explode, where, spec.span
+            )
         if keep == "highest":
-            natural = max(faces)
+            natural = max(totals)
         elif keep == "lowest":
-            natural = min(faces)
+            natural = min(totals)
         else:
             natural = sum(faces)
     return number, natural, faces
@@ -130,10 +133,13 @@ def _reroll_and_explode(
     explode: int,
     where: str,
     span: n.Span,
-) -> tuple[int, ...]:
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """``reroll A..B``: the dice showing those faces are thrown again, once, and the new
     faces stand. Then ``explode N``: each die showing the highest face adds a die, which
-    may explode in turn, at most N more per die. The faces come out in the order thrown."""
+    may explode in turn, at most N more per die. The faces come out in the order thrown
+    (round by round: the first throw, then every die that exploded, ...), with each die's
+    total (its face and those it added: what ``highest of`` and ``lowest of`` keep, as a
+    Savage Worlds trait die and Wild Die each ace before the higher is taken)."""
     if reroll is not None:
         low, high = reroll
         kept = tuple(f for f in faces if not low <= f <= high)
@@ -141,17 +147,20 @@ def _reroll_and_explode(
         if again:
             charge(i, again, span)
             faces = kept + throw_dice(i.dice, die, again, where)
+    totals = list(faces)
     if explode:
         top = die.high
-        pending = faces.count(top)
+        owners = [k for k, f in enumerate(faces) if f == top]  # the dice still exploding
         for _ in range(explode):
-            if not pending:
+            if not owners:
                 break
-            charge(i, pending, span)
-            more = throw_dice(i.dice, die, pending, where)
+            charge(i, len(owners), span)
+            more = throw_dice(i.dice, die, len(owners), where)
             faces += more
-            pending = more.count(top)
-    return faces
+            for owner, face in zip(owners, more, strict=True):
+                totals[owner] += face
+            owners = [o for o, f in zip(owners, more, strict=True) if f == top]
+    return faces, tuple(totals)
 
 
 def single_term(i: Interpreter, sign: int, label: str, span: n.Span, value: Any) -> list[Term]:
