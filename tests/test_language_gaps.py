@@ -503,3 +503,59 @@ def test_kept_exploding_dice_as_thrown(make_rulebook: Make) -> None:
     # dice are thrown round by round: 6 and 6; both ace: 5 and 6; the second aces again
     # (its last: explode 2): 6. Totals 6 + 5 = 11 and 6 + 6 + 6 = 18; the lowest is 11
     assert _result(book, "worst", "--dice", "6,6,5,6,6") == "result: 11"
+
+
+# ---- 6. the trace shows re-rolled dice ----------------------------------------------------------
+
+REROLL = """rulebook "Reroll" edition "1" scenario "range"
+dice d6 = 1..6 [1.0]
+state hits: int = 0 [6.0]
+procedure fire -> int [6.1] "Two dice, ones thrown again once, a six adds a die"
+    return roll 2d6 reroll 1 explode 1
+procedure one -> int [6.2]
+    return roll d6 reroll 1..2
+procedure shoot [6.3]
+    hits += roll 3d6 reroll 1..3
+sequence turn [0.0] "Turn"
+    phase shoot [6.3]
+"""
+
+REROLL_SCENARIO = """[scenario]
+title = "The range"
+turns = 6
+summary = ["hits"]
+"""
+
+
+def test_the_trace_shows_a_die_thrown_again(make_rulebook: Make) -> None:
+    book = make_rulebook(REROLL)
+    # 1 and 6 thrown; the 1 is thrown again (a 4); the 6 explodes (a 2)
+    shown = run_cli("resolve", book, "fire", "--dice", "1,6,4,2")
+    assert shown.exit_code == 0, shown.output
+    assert "roll 2d6 reroll 1 explode 1 [6.1]: natural 12 (6, 4, 2; rerolled 1) = 12" in (
+        shown.stdout
+    )
+    # one die: a 2 thrown again shows a 1, which stands
+    one = run_cli("resolve", book, "one", "--dice", "2,1")
+    assert "roll d6 reroll 1..2 [6.2]: natural 1 (1; rerolled 2) = 1" in one.stdout
+    # the JSON trace keeps every die in the order thrown; a roll with none thrown again
+    # has no "thrown" at all
+    data = json.loads(run_cli("resolve", book, "fire", "--dice", "1,6,4,2", "--json").stdout)
+    (roll,) = [e for e in data["trace"] if e["event"] == "roll"]
+    assert roll["faces"] == [6, 4, 2] and roll["thrown"] == [1, 6, 4, 2]
+    plain = json.loads(run_cli("resolve", book, "fire", "--dice", "3,4", "--json").stdout)
+    (roll,) = [e for e in plain["trace"] if e["event"] == "roll"]
+    assert roll["faces"] == [3, 4] and "thrown" not in roll
+
+
+def test_a_game_with_dice_thrown_again_replays(make_rulebook: Make, tmp_path: Path) -> None:
+    # a replay forces the dice of the trace: those thrown again are among them (a 1 thrown
+    # again that shows a 1 again would otherwise ask for a die the trace does not have)
+    book = make_rulebook(REROLL, **{"scenarios__range.toml": REROLL_SCENARIO})
+    trace = tmp_path / "t.jsonl"
+    for seed in ("1", "2", "3"):
+        ran = run_cli("run", book, "--seed", seed, "--trace", trace)
+        assert ran.exit_code == 0, ran.output
+        assert "rerolled" in trace.read_text() or '"thrown"' in trace.read_text()
+        replayed = run_cli("replay", trace)
+        assert replayed.exit_code == 0, replayed.output
