@@ -118,7 +118,9 @@ def test_the_roll_shows_every_die_thrown(book: Path) -> None:
     assert shown.exit_code == 0, shown.output
     assert "result: 6, 4, 2" in shown.stdout
     # the 1 thrown again shows too (issue 34)
-    assert "roll 2d6 reroll 1 explode 1 [1.0]: natural 12 (6, 4, 2; rerolled 1) = 12" in shown.stdout
+    assert (
+        "roll 2d6 reroll 1 explode 1 [1.0]: natural 12 (6, 4, 2; rerolled 1) = 12" in shown.stdout
+    )
 
 
 @pytest.mark.parametrize(
