@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -559,3 +560,34 @@ def test_a_game_with_dice_thrown_again_replays(make_rulebook: Make, tmp_path: Pa
         assert "rerolled" in trace.read_text() or '"thrown"' in trace.read_text()
         replayed = run_cli("replay", trace)
         assert replayed.exit_code == 0, replayed.output
+
+
+# ---- 7. decks and exact analysis (docs/LANGUAGE.md) ---------------------------------------------
+
+
+def test_the_deck_claims_of_the_language_doc() -> None:
+    from conftest import ROOT
+
+    doc = (ROOT / "docs" / "LANGUAGE.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## Decks and exact analysis") :]
+    section = section[: section.index("\n## ", 1)]
+    # the table of situations: | `name` | what | count |
+    claimed = {
+        m.group(1): int(m.group(2))
+        for m in re.finditer(r"^\| `(\w+)` \|.*\| (\d+) \|$", section, re.M)
+    }
+    assert len(claimed) == 7
+    for name, count in claimed.items():
+        shown = run_cli("prob", str(ROOT / "examples" / "deck"), name, "--json")
+        assert shown.exit_code == 0, shown.output
+        assert json.loads(shown.stdout)["situations"] == count, name
+    # the same distributions as the ordered paths of dice (merging loses nothing)
+    for name in ("hand", "hand_back", "pair_then_die", "two_chits"):
+        by = [
+            json.loads(run_cli("prob", str(ROOT / "examples" / "deck"), name, "--json", *m).stdout)
+            for m in ([], ["--method", "paths"])
+        ]
+        assert by[0]["outcomes"] == by[1]["outcomes"], name
+    # by hand: with replacement, three draws of 2, 1, 0, 0, 0 make 6 once in 125
+    back = _prob(ROOT / "examples" / "deck", "hand_back")
+    assert back[6] == Fraction(1, 125) and back[0] == Fraction(27, 125)
