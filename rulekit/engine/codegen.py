@@ -26,7 +26,6 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rulekit.book.check_exprs import placeholders
-from rulekit.book.types import allows_none
 from rulekit.engine.builtins import BUILTINS
 from rulekit.engine.codegen_calls import Calls
 from rulekit.engine.codegen_locals import Locals, may_be_local, sync
@@ -40,6 +39,7 @@ from rulekit.engine.codegen_runtime import (
     RollSite,
     located,
     mangle,
+    return_guard,
 )
 from rulekit.engine.decisions import ChooseSite
 from rulekit.engine.reach import calls_a_procedure, contains, may_decide, pure
@@ -135,14 +135,6 @@ def procedure(comp: Program, decl: n.ProcedureDecl, traced: bool) -> Generated:
     if not any(_USES_L.search(line) for line in w.lines[2:]):
         del w.lines[1], w.spans[1]  # nothing reads the dict of locals
     return finish(w, fname)
-
-
-def return_guard(comp: Program, decl: n.ProcedureDecl) -> ReturnGuard | None:
-    """The guard of a procedure whose declared result cannot be none, else None."""
-    if decl.returns is None:
-        return None
-    declared = comp.vocab.type_of(decl.returns)
-    return None if allows_none(declared) else ReturnGuard(decl, str(declared))
 
 
 def finish(w: Writer, fname: str) -> Generated:
@@ -365,16 +357,13 @@ class Gen(Operators, Calls, Locals):
             self._step(s.span, here)
 
     def returned(self, s: n.Return) -> str:
-        """Source for the value a ``return`` gives, a none checked against the declared
-        result (``ReturnGuard``)."""
+        """Source for a ``return``'s value, a none checked against the declared result."""
         value = self.expr(s.value) if s.value is not None else "None"
         if self.guard is None or isinstance(s.value, n.Num | n.Bool | n.Roll):
             return value
         t, w = self.w.temp(), self.w
-        return (
-            f"({t} if ({t} := {value}) is not None "
-            f"else _none_returned(i, {w.const(self.guard)}, {w.const(s.span)}))"
-        )
+        none = f"_none_returned(i, {w.const(self.guard)}, {w.const(s.span)})"
+        return f"({t} if ({t} := {value}) is not None else {none})"
 
     def _choose(self, s: n.Choose) -> None:
         """A decision; its default is worked out off the record by a helper function that

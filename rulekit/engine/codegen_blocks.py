@@ -34,9 +34,9 @@ from attrs import frozen
 
 from rulekit.book.check_exprs import placeholders
 from rulekit.book.types import allows_none
-from rulekit.engine.codegen import Gen, Writer, return_guard
+from rulekit.engine.codegen import Gen, Writer
 from rulekit.engine.codegen_locals import may_be_local
-from rulekit.engine.codegen_runtime import RUNTIME
+from rulekit.engine.codegen_runtime import RUNTIME, return_guard
 from rulekit.engine.reach import branches, names_reached, pure, throws
 from rulekit.language import nodes as n
 

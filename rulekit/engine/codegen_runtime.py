@@ -15,6 +15,7 @@ from attrs import frozen
 
 from rulekit.book import graph
 from rulekit.book.tables import Cell, CompiledTable, LookupMiss
+from rulekit.book.types import allows_none
 from rulekit.engine import lookups
 from rulekit.engine.decisions import Suggestion, choose
 from rulekit.engine.dice import Die
@@ -674,6 +675,14 @@ class ReturnGuard:
 
     def __init__(self, decl: n.ProcedureDecl, declared: str) -> None:
         self.name, self.declared, self.span = decl.name, declared, decl.span
+
+
+def return_guard(comp: Program, decl: n.ProcedureDecl) -> ReturnGuard | None:
+    """The guard of a procedure whose declared result cannot be none, else None."""
+    if decl.returns is None:
+        return None
+    declared = comp.vocab.type_of(decl.returns)
+    return None if allows_none(declared) else ReturnGuard(decl, str(declared))
 
 
 def _none_returned(i: Interpreter, guard: ReturnGuard, span: n.Span | None) -> None:
