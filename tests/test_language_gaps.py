@@ -591,3 +591,11 @@ def test_the_deck_claims_of_the_language_doc() -> None:
     # by hand: with replacement, three draws of 2, 1, 0, 0, 0 make 6 once in 125
     back = _prob(ROOT / "examples" / "deck", "hand_back")
     assert back[6] == Fraction(1, 125) and back[0] == Fraction(27, 125)
+
+
+def test_a_lookup_takes_odds_as_printed(make_rulebook: Make) -> None:
+    book = make_rulebook(ODDS)
+    for odds, cell in (("2:1", "AR"), ("1-2", "AE"), ("17/8", "AR"), ("3", "DR")):
+        shown = run_cli("lookup", book, "crt", "--at", f"odds={odds}", "--roll", "1")
+        assert shown.exit_code == 0, shown.output
+        assert shown.stdout.splitlines()[-1] == cell

@@ -68,13 +68,14 @@ def read_number(text: str) -> int | Fraction | None:
 _ODDS = re.compile(r"^(\d{1,1000})\s*(?::|-|–|—|to)\s*(\d{1,1000})$")
 
 
-def read_odds(text: str) -> Fraction | None:
+def read_odds(text: str) -> int | Fraction | None:
     """Odds ``A:B`` (or ``A-B``) as the ratio A/B: the threshold an attack of A against a
     defense of B reaches (``3:1`` is 3, ``1:2`` is 1/2)."""
     m = _ODDS.match(text.strip())
     if not m or int(m.group(2)) == 0:
         return None
-    return Fraction(int(m.group(1)), int(m.group(2)))
+    ratio = Fraction(int(m.group(1)), int(m.group(2)))
+    return ratio.numerator if ratio.denominator == 1 else ratio
 
 
 def read_range(text: str) -> RangeValue | None:
