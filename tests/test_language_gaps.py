@@ -599,3 +599,27 @@ def test_a_lookup_takes_odds_as_printed(make_rulebook: Make) -> None:
         shown = run_cli("lookup", book, "crt", "--at", f"odds={odds}", "--roll", "1")
         assert shown.exit_code == 0, shown.output
         assert shown.stdout.splitlines()[-1] == cell
+
+
+def test_a_return_that_cannot_be_none_is_still_worked_out_as_a_distribution(
+    make_rulebook: Make,
+) -> None:
+    # exact analysis lifts a `return` of dice (rulekit.analysis.lift); a return that may
+    # be none in a procedure that may not return none runs by paths instead, to be checked
+    from rulekit.book.checker import load
+    from rulekit.engine.codegen_blocks import blocks
+    from rulekit.engine.program import program_for
+
+    book = make_rulebook(
+        BFM
+        + "procedure total -> int [7.4]\n    return roll 2d6 + 1\n"
+        + "procedure odds_of(odds: number) -> combat_result or none [7.5]\n"
+        + "    return crt(odds)\n"
+    )
+    checked = load(str(book))
+    program = program_for(checked)
+    kinds = {
+        name: [lift.kind for lift in blocks(program, checked.book.procedures[name]).lifts.values()]
+        for name in ("total", "attack", "odds_of")
+    }
+    assert kinds == {"total": ["return"], "attack": [], "odds_of": ["return"]}

@@ -44,6 +44,10 @@ if TYPE_CHECKING:
     from rulekit.engine.program import Program
 
 END = -1  # the body fell off its end: the procedure returns nothing
+# built-in functions whose value is never none (codegen_blocks._may_give_none)
+_NEVER_NONE = frozenset(
+    {"abs", "rounded", "round_up", "round_down", "count", "sum", "any", "all", "odd", "even"}
+)
 Block = Callable[[Any], "int | tuple[Any] | Enter"]
 
 
@@ -328,15 +332,21 @@ class _Builder:
             return False
         if isinstance(value, n.IfExpr):
             return self._may_give_none(value.then) or self._may_give_none(value.otherwise)
-        if isinstance(value, n.Call) and value.func in self.comp.tables:
-            table = self.comp.tables[value.func]
-            result = self.comp.vocab.type_of(table.decl.result)
+        comp = self.comp
+        if isinstance(value, n.Call) and value.func in comp.tables:
+            table = comp.tables[value.func]
+            result = comp.vocab.type_of(table.decl.result)
             return (
                 any(d.kind == "threshold" for d in table.dims)
                 or (table.default is not None and table.default.value is None)
                 or allows_none(result)
             )
-        return True
+        if isinstance(value, n.Call) and value.func in comp.book.procedures:
+            returns = comp.book.procedures[value.func].returns
+            return returns is None or allows_none(comp.vocab.type_of(returns))
+        if isinstance(value, n.Call) and value.func in comp.book.modifiers:
+            return False  # a total
+        return not (isinstance(value, n.Call) and value.func in _NEVER_NONE)
 
     def _loop_sequence(
         self,
