@@ -623,3 +623,11 @@ def test_a_return_that_cannot_be_none_is_still_worked_out_as_a_distribution(
         for name in ("total", "attack", "odds_of")
     }
     assert kinds == {"total": ["return"], "attack": [], "odds_of": ["return"]}
+
+
+def test_a_variant_sets_a_cell_by_its_odds_column(make_rulebook: Make) -> None:
+    variant = 'variant "V" extends "../rulebook.rk" [9.0]\nset cell crt(1, 2:1) [9.1] = DE\n'
+    book = make_rulebook(ODDS, **{"variants__v.rk": variant})
+    shown = run_cli("lookup", f"{book}@v", "crt", "--at", "odds=2:1", "--roll", "1")
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.splitlines()[-1] == "DE"  # AR in the rulebook
