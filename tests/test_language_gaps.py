@@ -631,3 +631,27 @@ def test_a_variant_sets_a_cell_by_its_odds_column(make_rulebook: Make) -> None:
     shown = run_cli("lookup", f"{book}@v", "crt", "--at", "odds=2:1", "--roll", "1")
     assert shown.exit_code == 0, shown.output
     assert shown.stdout.splitlines()[-1] == "DE"  # AR in the rulebook
+
+
+@pytest.mark.parametrize(
+    "body,warned",
+    [
+        ("    if x > 3:\n        return x\n", True),
+        ("    if x > 3:\n        return x\n    else:\n        return 0\n", False),
+        ("    while true:\n        return x\n", False),
+        ("    while true:\n        if x > 3:\n            break\n        return x\n", True),
+        ('    require x > 3 else "too small"\n    return x\n', False),
+        ('    if x > 3:\n        return x\n    require false else "too small"\n', False),
+        ("    for each y in [x]:\n        return y\n", True),
+    ],
+)
+def test_a_procedure_that_may_fall_off_its_end_is_a_check_warning(
+    make_rulebook: Make, body: str, warned: bool
+) -> None:
+    book = make_rulebook(
+        'rulebook "N"\ndice d6 = 1..6 [1.0]\nprocedure p(x: int) -> int [2.0]\n' + body
+    )
+    shown = run_cli("check", book)
+    assert shown.exit_code == 0, shown.output  # a warning, not an error
+    message = "rulebook.rk:3:11: warning: procedure p may end without a return, but it says int"
+    assert (message in shown.output) == warned, shown.output

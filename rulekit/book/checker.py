@@ -24,7 +24,7 @@ from rulekit.book.tables import CompiledTable, TableDim, TableReader, coverage
 from rulekit.book.views import check_hidden, check_views
 from rulekit.engine.dice import Die, faces_of
 from rulekit.engine.values import EnumValue, MarkerValue
-from rulekit.errors import MAX_DIE_FACES, Diagnostic, RulebookInvalid, did_you_mean
+from rulekit.errors import MAX_DIE_FACES, Diagnostic, RulebookInvalid, did_you_mean, warning
 from rulekit.language import nodes as n
 
 ROUNDING_MODES = ("up", "down", "nearest")
@@ -58,6 +58,28 @@ class Checked:
     @property
     def rounding(self) -> str:
         return self.book.rounding.mode if self.book.rounding else "nearest"
+
+
+def _ends(body: tuple[n.Stmt, ...]) -> bool:
+    """Whether a body certainly leaves by a return, the turn's end or a broken rule (``require
+    false``): its last statement does, or an if whose every branch and else do, or a ``while
+    true`` no ``break`` leaves."""
+    last = body[-1] if body else None
+    if isinstance(last, n.If):
+        ways = (last.otherwise, *(b.body for b in last.branches))
+        return bool(last.otherwise) and all(_ends(w) for w in ways)
+    if isinstance(last, n.Require):
+        return isinstance(last.cond, n.Bool) and not last.cond.value
+    if isinstance(last, n.While):
+        return isinstance(last.cond, n.Bool) and last.cond.value and not _breaks(last.body)
+    return isinstance(last, n.Return | n.EndTurn)
+
+
+def _breaks(body: tuple[n.Stmt, ...]) -> bool:
+    """Whether a ``break`` in ``body`` (not in a loop nested in it) leaves its loop."""
+    ifs = [s for s in body if isinstance(s, n.If)]
+    nested = [w for s in ifs for w in (s.otherwise, *(b.body for b in s.branches))]
+    return any(isinstance(s, n.Break) for s in body) or any(_breaks(w) for w in nested)
 
 
 def _decls(book: Rulebook) -> list[object]:
@@ -507,6 +529,16 @@ class Checker(ExprChecker):
         self._params(decl.params, scope)
         returns = self.type_of(decl.returns) if decl.returns is not None else None
         self._block(decl.body, scope, returns)
+        if returns is not None and not t.allows_none(returns) and not _ends(decl.body):
+            # seen here, else an error at run time where it happens (codegen_runtime)
+            self.diags.append(
+                warning(
+                    f"procedure {decl.name} may end without a return, but it says {returns}",
+                    decl.span,
+                    hint="end it with a 'return' (or an 'else' whose branches return); "
+                    "falling off the end returns none, an error when it happens",
+                )
+            )
 
     def _block(self, body: tuple[n.Stmt, ...], scope: Scope, returns: t.Type | None) -> None:
         outer = dict(scope.narrowed)
