@@ -19,7 +19,7 @@ from attrs import define
 from rulekit.analysis.prob import DEFAULT_MAX_PATHS, Distribution, ask, exact, sampled
 from rulekit.book.checker import Checked
 from rulekit.book.checker import load as load_checked
-from rulekit.book.coerce import CoerceError
+from rulekit.book.coerce import CoerceError, read_odds
 from rulekit.book.inputs import Inputs, assignments, find_target
 from rulekit.book.tables import LookupMiss
 from rulekit.engine.interpreter import DEFAULT_STEP_BUDGET
@@ -180,6 +180,8 @@ class Book:
     def _read_key(self, dim: Any, raw: Any, keys: list[str]) -> Any:
         # a key is read as its text, as typed on the command line: 3, "3" and True alike
         text = str(raw).lower() if isinstance(raw, bool) else str(raw)
+        if dim.kind == "threshold" and (odds := read_odds(text)) is not None:
+            return odds  # odds as the chart prints its columns: 2:1, 1-2
         try:
             return self.checked.vocab.read(text, dim.type)
         except CoerceError as exc:

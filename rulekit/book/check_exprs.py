@@ -402,10 +402,8 @@ class ExprChecker:
             )
         if not isinstance(spec.count, int):
             self._expect(spec.count, t.INT, scope, "the number of dice")
-        elif spec.count < 1:
-            self.err("roll at least one die", spec.span)
-        if spec.explode and spec.keep != "sum":
-            self.err("only dice that are added up explode", spec.span, "drop 'explode' here")
+        elif spec.count == 0 and spec.keep != "sum":  # (0 dice added up: an empty roll)
+            self.err(f"no {spec.keep} die of 0 dice", spec.span, "roll at least one die")
         if not 0 <= spec.explode <= MAX_EXPLODE:
             self.err(f"a die explodes at most {MAX_EXPLODE} times, not {spec.explode}", spec.span)
         die = self.dice.get(spec.die)
@@ -611,7 +609,10 @@ class ExprChecker:
             bound.add(dim.name)
             if table is not None:
                 tdim = next(d for d in table.dims if d.name == dim.name)
-                self._expect(arg.value, tdim.type, scope, f"'{dim.name}'")
+                want = tdim.type
+                if tdim.kind == "threshold" and want == t.INT:
+                    want = t.NUMBER  # a fraction reaches the highest whole threshold below it
+                self._expect(arg.value, want, scope, f"'{dim.name}'")
             else:
                 self.infer(arg.value, scope)
         missing = [d.name for d in inputs if d.name not in bound]

@@ -24,7 +24,7 @@ from rulekit.book.tables import CompiledTable, TableDim, TableReader, coverage
 from rulekit.book.views import check_hidden, check_views
 from rulekit.engine.dice import Die, faces_of
 from rulekit.engine.values import EnumValue, MarkerValue
-from rulekit.errors import MAX_DIE_FACES, Diagnostic, RulebookInvalid, did_you_mean
+from rulekit.errors import MAX_DIE_FACES, Diagnostic, RulebookInvalid, did_you_mean, warning
 from rulekit.language import nodes as n
 
 ROUNDING_MODES = ("up", "down", "nearest")
@@ -58,6 +58,28 @@ class Checked:
     @property
     def rounding(self) -> str:
         return self.book.rounding.mode if self.book.rounding else "nearest"
+
+
+def _ends(body: tuple[n.Stmt, ...]) -> bool:
+    """Whether a body certainly leaves by a return, the turn's end or a broken rule (``require
+    false``): its last statement does, or an if whose every branch and else do, or a ``while
+    true`` no ``break`` leaves."""
+    last = body[-1] if body else None
+    if isinstance(last, n.If):
+        ways = (last.otherwise, *(b.body for b in last.branches))
+        return bool(last.otherwise) and all(_ends(w) for w in ways)
+    if isinstance(last, n.Require):
+        return isinstance(last.cond, n.Bool) and not last.cond.value
+    if isinstance(last, n.While):
+        return isinstance(last.cond, n.Bool) and last.cond.value and not _breaks(last.body)
+    return isinstance(last, n.Return | n.EndTurn)
+
+
+def _breaks(body: tuple[n.Stmt, ...]) -> bool:
+    """Whether a ``break`` in ``body`` (not in a loop nested in it) leaves its loop."""
+    ifs = [s for s in body if isinstance(s, n.If)]
+    nested = [w for s in ifs for w in (s.otherwise, *(b.body for b in s.branches))]
+    return any(isinstance(s, n.Break) for s in body) or any(_breaks(w) for w in nested)
 
 
 def _decls(book: Rulebook) -> list[object]:
@@ -169,6 +191,7 @@ class Checker(ExprChecker):
         self.current: str = ""
         self._given: set[str] | None = None
         self._env: tuple[int, ...] = ()  # the declarations' identities a table's check read
+        self.loops = 0  # how many loops the statement being checked is inside (break)
         self._table_sigs: list[tuple[object, ...]] = []  # what a procedure reads of tables
 
     # ---- entry ---------------------------------------------------------------------------
@@ -506,6 +529,16 @@ class Checker(ExprChecker):
         self._params(decl.params, scope)
         returns = self.type_of(decl.returns) if decl.returns is not None else None
         self._block(decl.body, scope, returns)
+        if returns is not None and not t.allows_none(returns) and not _ends(decl.body):
+            # seen here, else an error at run time where it happens (codegen_runtime)
+            self.diags.append(
+                warning(
+                    f"procedure {decl.name} may end without a return, but it says {returns}",
+                    decl.span,
+                    hint="end it with a 'return' (or an 'else' whose branches return); "
+                    "falling off the end returns none, an error when it happens",
+                )
+            )
 
     def _block(self, body: tuple[n.Stmt, ...], scope: Scope, returns: t.Type | None) -> None:
         outer = dict(scope.narrowed)
@@ -515,7 +548,7 @@ class Checker(ExprChecker):
             if isinstance(stmt, n.If) and len(stmt.branches) == 1 and not stmt.otherwise:
                 test = _none_test(stmt.branches[0].cond)
                 body_ends = stmt.branches[0].body and isinstance(
-                    stmt.branches[0].body[-1], n.Return | n.EndTurn
+                    stmt.branches[0].body[-1], n.Return | n.EndTurn | n.Break | n.Continue
                 )
                 if test is not None and not test[1] and body_ends:
                     self._narrow(scope, test[0])
@@ -560,6 +593,12 @@ class Checker(ExprChecker):
                     self.err(
                         f"returns {returned} but the procedure says {returns}", stmt.value.span
                     )
+            elif returns is not None and not t.allows_none(returns):
+                self.err(
+                    f"returns nothing but the procedure says {returns}",
+                    stmt.span,
+                    hint=f"return a value, or declare the procedure '-> {returns} or none'",
+                )
         elif isinstance(stmt, n.ExprStmt):
             self.infer(stmt.call, scope)
         elif isinstance(stmt, n.Choose):
@@ -587,14 +626,30 @@ class Checker(ExprChecker):
             self._block(stmt.otherwise, scope, returns)
         elif isinstance(stmt, n.While):
             self._condition(stmt.cond, scope)
-            self._block(stmt.body, scope, returns)
+            self._loop_body(stmt.body, scope, returns)
         elif isinstance(stmt, n.ForEach):
             iterable = self.infer(stmt.iterable, scope)
             listed = t.as_list(iterable)
             if listed is None and iterable != t.ANY:
                 self.err(f"'for each' needs a list, not {iterable}", stmt.iterable.span)
             scope.locals[stmt.var] = listed.item if listed is not None else t.ANY
-            self._block(stmt.body, scope, returns)
+            self._loop_body(stmt.body, scope, returns)
+        elif isinstance(stmt, n.Break | n.Continue) and not self.loops:
+            word = "break" if isinstance(stmt, n.Break) else "continue"
+            self.err(
+                f"'{word}' outside a loop",
+                stmt.span,
+                hint=f"'{word}' belongs in a 'while' or 'for each'; "
+                "to leave the procedure, write 'return'",
+            )
+
+    def _loop_body(self, body: tuple[n.Stmt, ...], scope: Scope, returns: t.Type | None) -> None:
+        """A loop's body: a ``break`` or ``continue`` in it is in a loop."""
+        self.loops += 1
+        try:
+            self._block(body, scope, returns)
+        finally:
+            self.loops -= 1
 
     def _global_kind(self, name: str) -> str:
         if name in self.book.tracks:

@@ -64,6 +64,20 @@ def read_number(text: str) -> int | Fraction | None:
     return None
 
 
+# odds as a Combat Results Table prints them: "3:1", "1:2", "1-2" (attacker to defender)
+_ODDS = re.compile(r"^(\d{1,1000})\s*(?::|-|–|—|to)\s*(\d{1,1000})$")
+
+
+def read_odds(text: str) -> int | Fraction | None:
+    """Odds ``A:B`` (or ``A-B``) as the ratio A/B: the threshold an attack of A against a
+    defense of B reaches (``3:1`` is 3, ``1:2`` is 1/2)."""
+    m = _ODDS.match(text.strip())
+    if not m or int(m.group(2)) == 0:
+        return None
+    ratio = Fraction(int(m.group(1)), int(m.group(2)))
+    return ratio.numerator if ratio.denominator == 1 else ratio
+
+
 def read_range(text: str) -> RangeValue | None:
     s = text.strip()
     single = read_int(s)

@@ -10,14 +10,15 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from typing import Any
 
 from attrs import define, field, frozen
 
 from rulekit.book import types as t
-from rulekit.book.coerce import CoerceError, Vocabulary, read_range
+from rulekit.book.coerce import CoerceError, Vocabulary, read_odds, read_range
 from rulekit.engine.dice import Die
-from rulekit.engine.values import to_json, unwrap
+from rulekit.engine.values import is_number, to_json, unwrap
 from rulekit.errors import Diagnostic, did_you_mean, error, warning
 from rulekit.language import nodes as n
 
@@ -29,7 +30,8 @@ class Key:
     printed: str
     kind: str  # "exact", "range" or "threshold"
     value: Any = None
-    low: int | None = None
+    # a threshold's low end may be a fraction (odds of 1:2 are 1/2)
+    low: int | Fraction | None = None
     high: int | None = None
     span: n.Span = field(default=n.NO_SPAN, eq=False)
 
@@ -92,7 +94,9 @@ class Node:
         if threshold:
             best: tuple[Key, Node | Cell] | None = None
             for key, child in self.entries:
-                reached = isinstance(v, int) and key.low is not None and key.low <= v
+                # a fraction reaches a threshold as a whole number does (odds of 8 1/2
+                # to 4 are the 2:1 column)
+                reached = is_number(v) and key.low is not None and key.low <= v
                 if reached and (best is None or (best[0].low or 0) < (key.low or 0)):
                     best = (key, child)
             return best
@@ -392,13 +396,20 @@ class TableReader:
             if dim.kind in ("roll",) or (dim.kind == "input" and t.is_numeric(dim.type)):
                 rng = read_range(text)
                 if rng is None:
+                    printed_odds = ":" in text and read_odds(text) is not None
                     raise CoerceError(
                         f"'{text}' is not a die result or range",
-                        "write e.g. 5, 2-4, 1 or less, 5 or more, ..1, 5..",
+                        f"odds are thresholds: declare the dimension 'at_least {dim.name}: "
+                        f"number'; a key and its value are written '{text.replace(':', ': ')}'"
+                        if printed_odds
+                        else "write e.g. 5, 2-4, 1 or less, 5 or more, ..1, 5..",
                     )
                 return Key(text, "range", None, rng.low, rng.high, span=cell.span)
             if dim.kind == "threshold":
-                value = self.vocab.read(text, t.INT)
+                # "the highest entry the value equals or exceeds": any number, 1/2 too, and
+                # odds as printed (3:1 is 3, 1-2 is 1/2)
+                odds = read_odds(text)
+                value = odds if odds is not None else self.vocab.read(text, t.NUMBER)
                 return Key(text, "threshold", value, value, None, span=cell.span)
             value = self.vocab.read(text, dim.type, quoted=cell.quoted)
             return Key(text, "exact", value, span=cell.span)

@@ -110,6 +110,11 @@ def union(*types: Type) -> Type:
     return flat[0] if len(flat) == 1 else UnionT(tuple(flat))
 
 
+def allows_none(t: Type) -> bool:
+    """Whether a value declared ``t`` may be none (``T or none``, ``none``, ``any``)."""
+    return any(o in (NONE, ANY) for o in options(t))
+
+
 def is_numeric(t: Type) -> bool:
     """Numbers, rolls, and "int or none" (a none met at run time is reported there)."""
     present = [o for o in options(t) if o != NONE and not isinstance(o, MarkerT)] or [NONE]

@@ -35,9 +35,11 @@ from rulekit.engine.codegen_runtime import (
     BY_FILE,
     RUNTIME,
     Generated,
+    ReturnGuard,
     RollSite,
     located,
     mangle,
+    return_guard,
 )
 from rulekit.engine.decisions import ChooseSite
 from rulekit.engine.reach import calls_a_procedure, contains, may_decide, pure
@@ -118,6 +120,7 @@ class Writer:
 def procedure(comp: Program, decl: n.ProcedureDecl, traced: bool) -> Generated:
     """The body of a procedure as one function ``(i) -> None | (result,)``."""
     gen = Gen(comp, traced, _may_be_local(comp, decl), frozenset(p.name for p in decl.params))
+    gen.guard = return_guard(comp, decl)
     fname = f"{'traced' if traced else 'untraced'}_{mangle(decl.name)}"
     w = gen.w
     w.span = decl.span
@@ -126,6 +129,8 @@ def procedure(comp: Program, decl: n.ProcedureDecl, traced: bool) -> Generated:
     w.line("L = i.locals")
     gen.python_locals(decl)
     gen.block(decl.body, None, decl.ref)
+    if gen.guard is not None and not _leaves(decl.body):
+        w.line(f"_none_returned(i, {w.const(gen.guard)}, None)")
     w.line("return None")
     if not any(_USES_L.search(line) for line in w.lines[2:]):
         del w.lines[1], w.spans[1]  # nothing reads the dict of locals
@@ -220,6 +225,8 @@ class Gen(Operators, Calls, Locals):
         # comprehension's item (nothing in it can rebind it but a draw)
         self.bound: dict[str, str] = {}
         self.given = False
+        # set for a procedure whose declared result cannot be none: its returns check it
+        self.guard: ReturnGuard | None = None
         # the locals held in Python variables of the function being written (a procedure's
         # traced or untraced one), by name; the others are read and written in ``L``
         self.py: dict[str, str] = {}
@@ -286,7 +293,7 @@ class Gen(Operators, Calls, Locals):
             self._bound_here(s.name)
         elif isinstance(s, n.Return):
             self._step(s.span, here)
-            w.line(f"return ({self.expr(s.value) if s.value is not None else 'None'},)")
+            w.line(f"return ({self.returned(s)},)")
         elif isinstance(s, n.ExprStmt):
             self._step(s.span, here)
             w.line(self.expr(s.call))
@@ -330,6 +337,12 @@ class Gen(Operators, Calls, Locals):
             # (untraced, a text with nothing to fill in builds nothing)
         elif isinstance(s, n.Pass):
             self._step(s.span, here)
+        elif isinstance(s, n.Break | n.Continue):
+            self._step(s.span, here)
+            if self.traced and s.ref is not None:  # one citing its rule shows in the trace
+                said = "the loop ends" if isinstance(s, n.Break) else "on to the next round"
+                w.line(f"i.trace.events.append(_NoteEvent(i.depth, {said!r}, {s.ref.text!r}))")
+            w.line("break" if isinstance(s, n.Break) else "continue")
         elif isinstance(s, n.Assign) and len(s.target) == 1:
             self._step(s.span, here)
             self._assign_variable(s)
@@ -358,6 +371,15 @@ class Gen(Operators, Calls, Locals):
             w.line("raise _TurnEnded")
         else:  # a statement that does nothing but its step
             self._step(s.span, here)
+
+    def returned(self, s: n.Return) -> str:
+        """Source for a ``return``'s value, a none checked against the declared result."""
+        value = self.expr(s.value) if s.value is not None else "None"
+        if self.guard is None or isinstance(s.value, n.Num | n.Bool | n.Roll):
+            return value
+        t, w = self.w.temp(), self.w
+        none = f"_none_returned(i, {w.const(self.guard)}, {w.const(s.span)})"
+        return f"({t} if ({t} := {value}) is not None else {none})"
 
     def _choose(self, s: n.Choose) -> None:
         """A decision; its default is worked out off the record by a helper function that

@@ -33,9 +33,10 @@ from typing import TYPE_CHECKING, Any
 from attrs import frozen
 
 from rulekit.book.check_exprs import placeholders
+from rulekit.book.types import allows_none
 from rulekit.engine.codegen import Gen, Writer, compiled
 from rulekit.engine.codegen_locals import may_be_local
-from rulekit.engine.codegen_runtime import Generated, mangle
+from rulekit.engine.codegen_runtime import Generated, mangle, return_guard
 from rulekit.engine.reach import branches, names_reached, pure, throws
 from rulekit.language import nodes as n
 
@@ -43,6 +44,10 @@ if TYPE_CHECKING:
     from rulekit.engine.program import Program
 
 END = -1  # the body fell off its end: the procedure returns nothing
+# built-in functions whose value is never none (codegen_blocks._may_give_none)
+_NEVER_NONE = frozenset(
+    {"abs", "rounded", "round_up", "round_down", "count", "sum", "any", "all", "odd", "even"}
+)
 Block = Callable[[Any], "int | tuple[Any] | Enter"]
 
 
@@ -113,6 +118,7 @@ class _Builder:
         self.comp = comp
         self.gen = Gen(comp, False, may_be_local(decl.params, decl.body))
         self.gen.tracking = False  # a block is entered from a situation: no local is known
+        self.gen.guard = return_guard(comp, decl)  # a none returned is an error (codegen)
         self.w: Writer = self.gen.w
         self.count = 0
         self.loops = 0  # `for each` loops cut into blocks (their hidden locals' numbers)
@@ -120,13 +126,29 @@ class _Builder:
         self.spans: dict[int, n.Span | None] = {}
         self.lifts: dict[int, Lift] = {}
         self.calm: dict[int, bool] = {}
+        # the loops being cut into blocks, innermost last: (head, live at the head, block
+        # after the loop, live after it): where a `continue` and a `break` go
+        self.loops_open: list[tuple[int, frozenset[str], int, frozenset[str]]] = []
+        # the same for liveness worked out before the blocks exist: (live at the head, live
+        # after the loop)
+        self.live_loops: list[tuple[frozenset[str], frozenset[str]]] = []
         self.names = self.gen.local  # only these can be locals
         # `x = v` writes a local x if there is one, else the state variable x: whether x is
         # a local then matters, so such an x stays alive
         self.shared = self.names & (set(comp.book.states) | set(comp.book.tracks))
 
     def build(self) -> Blocks:
-        entry = self.sequence(self.decl.body, END, frozenset(), None, self.decl.ref)
+        end = END
+        guard = self.gen.guard
+        body = self.decl.body
+        if guard is not None and not (body and isinstance(body[-1], n.Return)):
+            # falling off the end returns none, which the declared result does not allow:
+            # a block of its own says so
+            end = self._open(self.decl.span, frozenset())
+            self.calm[end] = True
+            self.w.line(f"_none_returned(i, {self.w.const(guard)}, None)")
+            self.w.line(f"return {END}")
+        entry = self.sequence(self.decl.body, end, frozenset(), None, self.decl.ref)
         # through the same compiler and line map as a procedure's function: an unexpected
         # error in a block is located at its rulebook line (codegen_runtime.located)
         label = f"blocks_{mangle(self.decl.name)}"
@@ -193,6 +215,15 @@ class _Builder:
             return self._while(s, after, live_after, inherited, rule)
         if isinstance(s, n.ForEach):
             return self._for_each(s, after, live_after, inherited, rule)
+        if isinstance(s, n.Break | n.Continue):
+            # a block of its own that takes its step and goes to the loop's end or head
+            head, head_live, out, out_live = self.loops_open[-1]
+            target, live = (out, out_live) if isinstance(s, n.Break) else (head, head_live)
+            k = self._open(s.span, live)
+            self.calm[k] = True
+            self.gen._step(s.span, s.ref or inherited or rule)
+            self.w.line(f"return {target}")
+            return k, live
         call = self._split_call(s)
         if call is not None and isinstance(s, n.Return):
             # `return p(...)`: the call's result is kept in a hidden local, which a block
@@ -200,7 +231,11 @@ class _Builder:
             kept = f"#ret{self.count}"
             back = self._open(s.span, frozenset({kept}))
             self.calm[back] = True
-            self.w.line(f"return (L[{kept!r}],)")
+            guard, w = self.gen.guard, self.w
+            if guard is not None:
+                w.line(f"if L[{kept!r}] is None:")
+                w.line(f"    _none_returned(i, {w.const(guard)}, {w.const(s.span)})")
+            w.line(f"return (L[{kept!r}],)")
             return self._call(s, call, back, frozenset({kept}), inherited, rule, kept)
         if call is not None:
             return self._call(s, call, after, live_after, inherited, rule)
@@ -212,7 +247,12 @@ class _Builder:
         ref = getattr(s, "ref", None) or inherited or rule
         if isinstance(s, n.Let) and after != END and self._liftable(s.value):
             self.lifts[k] = Lift("let", s.value, ref, after, s.name)
-        elif isinstance(s, n.Return) and s.value is not None and self._liftable(s.value):
+        elif (
+            isinstance(s, n.Return)
+            and s.value is not None
+            and self._liftable(s.value)
+            and (self.gen.guard is None or not self._may_give_none(s.value))
+        ):
             self.lifts[k] = Lift("return", s.value, ref)
         return k, live
 
@@ -270,11 +310,11 @@ class _Builder:
         self.count += 1
         live = live_after | self._reads(s.cond)
         while True:  # live at the head: what is read after the loop, or by a round
-            grown = live | self._live_of(s.body, live)
+            grown = live | self._loop_live(s.body, live, live_after)
             if grown == live:
                 break
             live = grown
-        body = self.sequence(s.body, k, live, s.ref or inherited, rule)
+        body = self._loop_sequence(s, (k, live, after, live_after), inherited, rule)
         self.live[k], self.spans[k] = live, s.span
         self.calm[k] = self._calm(s.cond)
         w, gen = self.w, self.gen
@@ -290,6 +330,61 @@ class _Builder:
             way = n.IfExpr(s.cond, n.Num(0), n.Num(1))
             self.lifts[k] = Lift("branch", way, s.ref or inherited or rule, targets=(body, after))
         return k, live
+
+    def _may_give_none(self, value: n.Expr) -> bool:
+        """Whether a returned value may be none (then its block runs by paths, so that a
+        none the procedure's declared result does not allow is an error): a table with
+        no entry below its first threshold or a blank box, a call, a name, none itself."""
+        if isinstance(value, n.Num | n.Bool | n.Roll | n.BinOp | n.UnaryOp | n.Compare):
+            return False
+        if isinstance(value, n.BoolOp | n.Not | n.ListLit | n.ListComp | n.Str):
+            return False
+        if isinstance(value, n.IfExpr):
+            return self._may_give_none(value.then) or self._may_give_none(value.otherwise)
+        comp = self.comp
+        if isinstance(value, n.Call) and value.func in comp.tables:
+            table = comp.tables[value.func]
+            result = comp.vocab.type_of(table.decl.result)
+            return (
+                any(d.kind == "threshold" for d in table.dims)
+                or (table.default is not None and table.default.value is None)
+                or allows_none(result)
+            )
+        if isinstance(value, n.Call) and value.func in comp.book.procedures:
+            returns = comp.book.procedures[value.func].returns
+            return returns is None or allows_none(comp.vocab.type_of(returns))
+        if isinstance(value, n.Call) and value.func in comp.book.modifiers:
+            return False  # a total
+        return not (isinstance(value, n.Call) and value.func in _NEVER_NONE)
+
+    def _loop_sequence(
+        self,
+        s: n.While | n.ForEach,
+        loop: tuple[int, frozenset[str], int, frozenset[str]],
+        inherited: n.RuleRef | None,
+        rule: n.RuleRef | None,
+    ) -> int:
+        """The blocks of a loop's body, which goes back to the head; a ``break`` in it goes
+        to the block after the loop, a ``continue`` to the head."""
+        head, live, _, live_after = loop
+        self.loops_open.append(loop)
+        self.live_loops.append((live, live_after))
+        try:
+            return self.sequence(s.body, head, live, s.ref or inherited, rule)
+        finally:
+            self.loops_open.pop()
+            self.live_loops.pop()
+
+    def _loop_live(
+        self, body: tuple[n.Stmt, ...], head: frozenset[str], after: frozenset[str]
+    ) -> frozenset[str]:
+        """What a loop's body may read from its start, given what is live at the head (where
+        a round and a ``continue`` go) and after the loop (where a ``break`` goes)."""
+        self.live_loops.append((head, after))
+        try:
+            return self._live_of(body, head)
+        finally:
+            self.live_loops.pop()
 
     def _calm(self, *nodes: Any) -> bool:
         """Whether running ``nodes`` (a statement, a test, a call's arguments) throws no
@@ -320,7 +415,7 @@ class _Builder:
         head = self.count  # numbered before the body, which goes back to it
         self.count += 1
         live = self._live_before(s, live_after) | {items, at}  # a safe over-estimate
-        body = self.sequence(s.body, head, live, s.ref or inherited, rule)
+        body = self._loop_sequence(s, (head, live, after, live_after), inherited, rule)
         self.live[head], self.spans[head] = live, s.span
         self.calm[head] = True
         w = self.w
@@ -417,10 +512,13 @@ class _Builder:
         if isinstance(s, n.While | n.ForEach):
             head = live | self._reads(s.cond if isinstance(s, n.While) else s.iterable)
             while True:
-                grown = head | self._live_of(s.body, head)
+                grown = head | self._loop_live(s.body, head, live)
                 if grown == head:
                     return head
                 head = grown
+        if isinstance(s, n.Break | n.Continue) and self.live_loops:
+            head, after = self.live_loops[-1]
+            return after if isinstance(s, n.Break) else head
         if isinstance(s, n.Choose):
             reads = self._reads(s.options) | self._reads(s.default)
             return (live - {s.name}) | reads

@@ -15,6 +15,7 @@ from attrs import frozen
 
 from rulekit.book import graph
 from rulekit.book.tables import Cell, CompiledTable, LookupMiss
+from rulekit.book.types import allows_none
 from rulekit.engine import lookups
 from rulekit.engine.decisions import Suggestion, choose
 from rulekit.engine.dice import Die
@@ -674,10 +675,43 @@ def _roll1(i: Interpreter, site: RollSite) -> RollValue:
     return RollValue(face, face, (face,))
 
 
+class ReturnGuard:
+    """A procedure whose declared result cannot be none (``-> combat_result``): a none it
+    would return (a threshold table below its first line, a body falling off its end) is
+    an error where it happens, never passed on to the caller."""
+
+    def __init__(self, decl: n.ProcedureDecl, declared: str) -> None:
+        self.name, self.declared, self.span = decl.name, declared, decl.span
+
+
+def return_guard(comp: Program, decl: n.ProcedureDecl) -> ReturnGuard | None:
+    """The guard of a procedure whose declared result cannot be none, else None."""
+    if decl.returns is None:
+        return None
+    declared = comp.vocab.type_of(decl.returns)
+    return None if allows_none(declared) else ReturnGuard(decl, str(declared))
+
+
+def _none_returned(i: Interpreter, guard: ReturnGuard, span: n.Span | None) -> None:
+    if span is None:  # the body fell off its end
+        raise i.fail(
+            f"procedure {guard.name} ends without a return, but it says {guard.declared}",
+            guard.span,
+            hint=f"return a value on every way through, or declare '-> {guard.declared} or none'",
+        )
+    raise i.fail(
+        f"procedure {guard.name} returns none here, but it says {guard.declared}",
+        span,
+        hint=f"a table may have no entry for these keys; declare '-> {guard.declared} or none' "
+        "if none is a result",
+    )
+
+
 _MISSING = object()
 AGGREGATES = frozenset({"count", "any", "all", "sum", "max", "min"})
 
 RUNTIME.update(
+    _none_returned=_none_returned,
     _order=_order,
     _fill=_fill,
     _show=show,

@@ -63,18 +63,33 @@ def rolling(i: Interpreter, site: DiceSite) -> Interpreter:
     return i
 
 
-def throw(i: Interpreter, site: DiceSite, number: Any) -> tuple[int, int, tuple[int, ...]]:
-    """The dice thrown: their number, the natural result and the faces."""
+Thrown = tuple[int, int, tuple[int, ...], "tuple[int, ...] | None"]
+
+
+def throw(i: Interpreter, site: DiceSite, number: Any) -> Thrown:
+    """The dice thrown: their number, the natural result, the faces that stand, and (when a
+    ``reroll`` threw some again) every die thrown in the order thrown."""
     die, spec = site.die, site.spec
     if die is None:
         raise KeyError(spec.die)
-    if not isinstance(number, int) or number < 1:
+    if not isinstance(number, int) or isinstance(number, bool) or number < 0:
         raise i.fail(f"cannot roll {show(number)} dice", spec.span)
+    if number == 0:
+        # no dice (a unit with no strength left): an empty roll, total 0, nothing thrown;
+        # no highest or lowest die to keep
+        if site.keep != "sum":
+            raise i.fail(
+                f"cannot keep the {site.keep} of 0 dice",
+                spec.span,
+                hint="test for no dice first: 'if n > 0: ...'",
+            )
+        return 0, 0, (), None
     charge(i, number - 1, spec.span)  # each die one step, the roll's own included
     keep = site.keep
     kept = getattr(i.dice, "throw_kept", None) if keep != "sum" and site.simple else None
     summed = getattr(i.dice, "throw_summed", None) if keep == "sum" and site.simple else None
     faces: tuple[int, ...]
+    every: tuple[int, ...] | None = None
     if kept is not None and number > 1 and (value := kept(die, number, keep, site.at)) is not None:
         # exact analysis: only the value kept is thrown (see dice.Unthrown)
         natural, faces = value, Unthrown(value, site.at)
@@ -83,31 +98,45 @@ def throw(i: Interpreter, site: DiceSite, number: Any) -> tuple[int, int, tuple[
     else:
         where = i._where(site.span)
         faces = throw_dice(i.dice, die, number, where)
+        totals = faces
         if spec.reroll is not None or spec.explode:
-            faces = _reroll_and_explode(i, die, faces, spec.reroll, spec.explode, where, spec.span)
+            faces, totals, every = _reroll_and_explode(
+                i, die, faces, spec.reroll, spec.explode, where, spec.span
+            )
         if keep == "highest":
-            natural = max(faces)
+            natural = max(totals)
         elif keep == "lowest":
-            natural = min(faces)
+            natural = min(totals)
         else:
             natural = sum(faces)
-    return number, natural, faces
+    return number, natural, faces, every
 
 
 def rolled(
     i: Interpreter,
     site: DiceSite,
-    thrown: tuple[int, int, tuple[int, ...]],
+    thrown: Thrown,
     term_lists: tuple[list[Term], ...],
 ) -> RollValue:
-    """The roll's total with its modifiers' terms (evaluated after the throw), traced."""
-    number, natural, faces = thrown
+    """The roll's total with its modifiers' terms (evaluated after the throw), traced (the
+    dice thrown again by a ``reroll`` too: the trace shows every die)."""
+    number, natural, faces, every = thrown
     terms: list[Term] = [t for ts in term_lists for t in ts]
     total = normalize(natural + sum((t.value for t in terms), 0))
     if not i.muted:
         dice = site.shown if site.fixed else str(evolve(site.spec, count=number))
         i.trace.events.append(
-            RollEvent(i.depth, dice, list(faces), natural, terms, total, rule_text(i.ref), site.at)
+            RollEvent(
+                i.depth,
+                dice,
+                list(faces),
+                natural,
+                terms,
+                total,
+                rule_text(i.ref),
+                site.at,
+                list(every) if every is not None else [],
+            )
         )
     return RollValue(total, natural, faces)
 
@@ -120,28 +149,41 @@ def _reroll_and_explode(
     explode: int,
     where: str,
     span: n.Span,
-) -> tuple[int, ...]:
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...] | None]:
     """``reroll A..B``: the dice showing those faces are thrown again, once, and the new
     faces stand. Then ``explode N``: each die showing the highest face adds a die, which
-    may explode in turn, at most N more per die. The faces come out in the order thrown."""
+    may explode in turn, at most N more per die. The faces come out in the order thrown
+    (round by round: the first throw, then every die that exploded, ...), with each die's
+    total (its face and those it added: what ``highest of`` and ``lowest of`` keep, as a
+    Savage Worlds trait die and Wild Die each ace before the higher is taken), and, when
+    some were thrown again, every die in the order thrown (the trace shows the dice thrown
+    again; a replay throws them all)."""
+    every: list[int] | None = None
     if reroll is not None:
         low, high = reroll
         kept = tuple(f for f in faces if not low <= f <= high)
         again = len(faces) - len(kept)
         if again:
             charge(i, again, span)
-            faces = kept + throw_dice(i.dice, die, again, where)
+            rethrown = throw_dice(i.dice, die, again, where)
+            every = [*faces, *rethrown]
+            faces = kept + rethrown
+    totals = list(faces)
     if explode:
         top = die.high
-        pending = faces.count(top)
+        owners = [k for k, f in enumerate(faces) if f == top]  # the dice still exploding
         for _ in range(explode):
-            if not pending:
+            if not owners:
                 break
-            charge(i, pending, span)
-            more = throw_dice(i.dice, die, pending, where)
+            charge(i, len(owners), span)
+            more = throw_dice(i.dice, die, len(owners), where)
             faces += more
-            pending = more.count(top)
-    return faces
+            if every is not None:
+                every += more
+            for owner, face in zip(owners, more, strict=True):
+                totals[owner] += face
+            owners = [o for o, f in zip(owners, more, strict=True) if f == top]
+    return faces, tuple(totals), tuple(every) if every is not None else None
 
 
 def single_term(i: Interpreter, sign: int, label: str, span: n.Span, value: Any) -> list[Term]:

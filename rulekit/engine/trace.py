@@ -6,6 +6,7 @@ with cattrs as it is and renders the same way every time.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import cattrs
@@ -50,6 +51,9 @@ class RollEvent:
     total: int
     rule: str | None
     at: str
+    # every die thrown, in the order thrown, when a reroll threw some again (else empty):
+    # ``faces`` are those that stand
+    thrown: list[int] = field(factory=list)
     event: str = "roll"
 
 
@@ -194,6 +198,8 @@ class Trace:
         for e in self.events:
             data = _converter.unstructure(e)
             kind = data.pop("event")
+            if kind == "roll" and not data["thrown"]:
+                del data["thrown"]  # no die thrown again: the faces are every die
             out.append({"event": kind, **data})
         return out
 
@@ -240,6 +246,10 @@ def render_event(e: Event) -> str:
         return f"{pad}< {e.procedure} -> {show_value(e.result)}"
     if isinstance(e, RollEvent):
         dice = f" ({', '.join(str(f) for f in e.faces)})" if len(e.faces) > 1 else ""
+        if e.thrown:  # the dice a reroll threw again, with what they showed
+            gone = Counter(e.thrown) - Counter(e.faces)
+            again = ", ".join(str(f) for f in sorted(gone.elements()))
+            dice = f" ({', '.join(str(f) for f in e.faces)}; rerolled {again})"
         mods = f" {_terms(e.modifiers)}" if e.modifiers else ""
         return f"{pad}roll {e.dice}{_ref(e.rule)}: natural {e.natural}{dice}{mods} = {e.total}"
     if isinstance(e, DrawEvent):

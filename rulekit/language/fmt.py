@@ -54,7 +54,7 @@ from rulekit.language.transformer import AstBuilder
 MARGIN = 80  # statements' annotations start here (0-based column), list groups stay within
 INDENT = "    "
 
-_WORDS = {"NAME", "NUMBER", "STRING", "REF", "DICE", "CELLWORD"}
+_WORDS = {"NAME", "NUMBER", "STRING", "REF", "DICE", "CELLWORD", "ODDS"}
 _OPEN = {"(", "[", "{"}
 _CLOSE = {")", "]", "}"}
 _VALUES = {"true", "false", "none"}

@@ -429,6 +429,12 @@ class AstBuilder(Transformer[Token, n.Module]):
     def pass_stmt(self, meta: Meta, c: list[Any]) -> n.Pass:
         return n.Pass(span=self._span(meta))
 
+    def break_stmt(self, meta: Meta, c: list[Any]) -> n.Break:
+        return n.Break(c[0], span=self._span(meta))
+
+    def continue_stmt(self, meta: Meta, c: list[Any]) -> n.Continue:
+        return n.Continue(c[0], span=self._span(meta))
+
     def end_turn_stmt(self, meta: Meta, c: list[Any]) -> n.EndTurn:
         reason = _string(c[0]) if c[0] is not None else None
         return n.EndTurn(reason, c[1], span=self._span(meta))
@@ -731,7 +737,8 @@ class AstBuilder(Transformer[Token, n.Module]):
 
     def dice_plain(self, meta: Meta, c: list[Any]) -> n.DiceSpec:
         count, die = self._dice(c[0])
-        return n.DiceSpec(die, count or 1, span=self._span(meta))
+        # "0d6" is no dice at all (an empty roll), as "roll 0 d6" is; "d6" is one die
+        return n.DiceSpec(die, 1 if count is None else count, span=self._span(meta))
 
     def _counted(self, meta: Meta, count: n.Expr | None, token: Token, keep: str) -> n.DiceSpec:
         own, die = self._dice(token)

@@ -553,7 +553,8 @@ def _replay(checked: Checked, path: str) -> ReplayReport:
     deciders: list[str] = []
     for _, data in body:
         if data.get("event") == "roll":
-            faces.extend(data["faces"])
+            # every die thrown when a reroll threw some again, else the faces
+            faces.extend(data.get("thrown") or data["faces"])
         elif data.get("event") == "draw" and data.get("of", 0) > 1:
             faces.append(data["position"])
         elif data.get("event") == "decision":

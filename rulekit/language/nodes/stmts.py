@@ -10,7 +10,9 @@ from rulekit.language.nodes.exprs import Call, Expr
 __all__ = [
     "Assign",
     "Branch",
+    "Break",
     "Choose",
+    "Continue",
     "EndTurn",
     "ExprStmt",
     "ForEach",
@@ -119,6 +121,22 @@ class Pass:
 
 
 @frozen
+class Break:
+    """``break [ref]``: leave the innermost ``while`` or ``for each`` now."""
+
+    ref: RuleRef | None = None
+    span: Span = span_field()
+
+
+@frozen
+class Continue:
+    """``continue [ref]``: go on with the innermost loop's next round (its test again)."""
+
+    ref: RuleRef | None = None
+    span: Span = span_field()
+
+
+@frozen
 class Branch:
     """One ``if``/``elif`` arm."""
 
@@ -167,6 +185,8 @@ Stmt = (
     | Require
     | NoteStmt
     | Pass
+    | Break
+    | Continue
     | EndTurn
     | If
     | ForEach
