@@ -14,9 +14,9 @@ shell, so each pays what a user pays: the start-up, the rulebook's loading, the 
 For each it reports the wall time, games per second, the CPU time of a game (user + system
 of the whole process tree, over the games: what a study costs whatever else the machine is
 doing), the peak resident memory of the largest process of the run (the command or one of
-its workers, from wait4), the load average around it, and the ratios between
-configurations: 2 workers against 1, Dask against local processes, and the larger study
-against the smaller (start-up spread over more games).
+its workers) and of all of them together (sampled with psutil), the load average around
+it, and the ratios between configurations: 2 workers against 1, Dask against local
+processes, and the larger study against the smaller (start-up spread over more games).
 
 It also checks determinism: every configuration of one size must write the same games, so
 the Parquet datasets (read with pyarrow, rows in seed order) and the `--json` summaries
@@ -33,6 +33,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,8 +52,9 @@ class Run:
     scheduler: str
     workers: int
     seconds: float = 0.0
-    cpu: float = 0.0  # user + system, the command and every worker it waited for
-    peak_mib: float = 0.0
+    cpu: float = 0.0  # user + system, the command and every process under it (sampled)
+    peak_mib: float = 0.0  # resident memory of the largest process at its peak
+    tree_mib: float = 0.0  # resident memory of the whole tree at its peak
     load: tuple[float, float] = (0.0, 0.0)  # 1-minute load average before and after
     exit_code: int = 0
     failed: int = 0
@@ -71,8 +73,53 @@ class Run:
         return f"{self.scheduler}, {self.workers} worker{'s' if self.workers > 1 else ''}"
 
 
+class Sampler:
+    """The process tree of a run (the command, its workers, a Dask cluster's nannies and
+    workers), sampled every ``every`` seconds with psutil: each process's CPU time as last
+    seen, and the peak resident memory of the largest process and of the whole tree.
+    Sampling, because a pool's workers need not be waited for by the command (then no
+    rusage counts them); it misses at most the last ``every`` seconds of each process."""
+
+    def __init__(self, pid: int, every: float = 0.2) -> None:
+        import psutil
+
+        self.root = psutil.Process(pid)
+        self.every = every
+        self.cpu: dict[tuple[int, float], float] = {}  # (pid, created) -> user + system
+        self.largest = 0  # bytes
+        self.tree = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        import psutil
+
+        while not self.stop.is_set():
+            try:
+                procs = [self.root, *self.root.children(recursive=True)]
+            except psutil.Error:
+                break
+            total = 0
+            for proc in procs:
+                try:
+                    with proc.oneshot():
+                        times, rss = proc.cpu_times(), proc.memory_info().rss
+                        self.cpu[(proc.pid, proc.create_time())] = times.user + times.system
+                except psutil.Error:  # ended between the listing and the look
+                    continue
+                total += rss
+                self.largest = max(self.largest, rss)
+            self.tree = max(self.tree, total)
+            self.stop.wait(self.every)
+
+    def done(self) -> None:
+        self.stop.set()
+        self.thread.join()
+
+
 def play(run: Run, rulebook: str, scenario: str | None, seed: int, out: Path) -> Run:
-    """One configuration, as a user types it; timed from outside."""
+    """One configuration, as a user types it; timed and sampled from outside."""
     command = [sys.executable, "-m", "rulekit", "simulate", rulebook, "--runs", str(run.games)]
     command += ["--seed", str(seed), "--workers", str(run.workers)]
     command += ["--scheduler", run.scheduler, "--out", str(out), "--json"]
@@ -82,16 +129,17 @@ def play(run: Run, rulebook: str, scenario: str | None, seed: int, out: Path) ->
     start = time.perf_counter()
     with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
         child = subprocess.Popen(command, stdout=stdout, stderr=stderr, cwd=ROOT)
-        # wait4: this child's resources, with those of the children it waited for
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)
+        sampler = Sampler(child.pid)
+        child.wait()
         run.seconds = time.perf_counter() - start
+        sampler.done()
         stdout.seek(0)
         stderr.seek(0)
         text, errors = stdout.read().decode(), stderr.read().decode()
     run.load = (before, os.getloadavg()[0])
-    run.cpu = usage.ru_utime + usage.ru_stime
-    run.peak_mib = usage.ru_maxrss / 1024  # Linux: KiB
+    run.cpu = sum(sampler.cpu.values())
+    run.peak_mib = sampler.largest / 2**20
+    run.tree_mib = sampler.tree / 2**20
     run.exit_code = child.returncode
     if run.exit_code not in (0, 1):  # 1: some games failed, listed in the summary
         raise SystemExit(f"{' '.join(command)} exited {run.exit_code}:\n{errors[-2000:]}")
@@ -206,7 +254,7 @@ HEADERS = (
     "wall s",
     "games/s",
     "CPU s/game",
-    "peak MiB",
+    "peak MiB: largest / all",
     "load before/after",
     "shards",
     "same games",
@@ -222,7 +270,7 @@ def cells(run: Run) -> tuple[str, ...]:
         f"{run.seconds:.1f}",
         f"{run.rate:.1f}",
         f"{run.cpu / run.games:.3f}",
-        f"{run.peak_mib:.0f}",
+        f"{run.peak_mib:.0f} / {run.tree_mib:.0f}",
         f"{run.load[0]:.1f} / {run.load[1]:.1f}",
         str(run.shards),
         same,
@@ -258,6 +306,7 @@ def main(argv: list[str] | None = None) -> int:
     configs = tuple((c.split(":")[0], int(c.split(":")[1])) for c in opts.configs.split(","))
     try:
         import dask.distributed  # noqa: F401
+        import psutil  # noqa: F401  (installed with dask.distributed)
         import pyarrow  # noqa: F401
     except ImportError:
         raise SystemExit("needs the dask extra: pip install -e '.[dask]'") from None
