@@ -28,6 +28,8 @@ def test_the_scale_bench_measures_and_checks_determinism(tmp_path: Path) -> None
         assert run.summary["completed"] == 20 and run.summary["first_seed"] == 7
         assert run.summary["run"]["scheduler"] == run.scheduler
         assert run.seconds > 0 and run.cpu > 0 and run.peak_mib > 10
+        if run.workers > 1:  # the workers were seen, not only the command that started them
+            assert run.tree_mib > run.peak_mib + 10
         assert run.identical, run.difference  # the same 20 games whatever ran them
     # one worker plays its shards one after the other; two share them out: other shard sizes,
     # so the files differ and only their games are the same
