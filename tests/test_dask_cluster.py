@@ -7,10 +7,12 @@ import shutil
 import time
 from pathlib import Path
 
+import attrs
 import pytest
 
 from rulekit.errors import InputError
 from rulekit.play.sim_shard import Shard, pack_rulebook, play_shard, unpack_rulebook
+from rulekit.play.sim_summary import Partial
 from rulekit.play.simulate import simulate
 from tests.conftest import RULEBOOKS
 
@@ -34,6 +36,38 @@ def test_a_variant_travels_with_the_rulebook_it_extends() -> None:
     shipped = pack_rulebook(str(RULEBOOKS / "silent_war") + "@1.1")
     assert shipped.arg == "@1.1"
     assert load(unpack_rulebook(shipped)).book.edition == "1.1"
+
+
+def test_shards_in_threads_of_one_worker_take_turns() -> None:
+    # `dask worker` runs one thread per core unless told --nthreads 1: three shards loading
+    # the rulebook at once in one process failed with syntax errors that are not in it
+    import threading
+
+    from rulekit.play import sim_shard
+
+    shipped = pack_rulebook(SUB)
+    alone = play_shard(Shard(SUB, (), None, "default", None, 0, 6, False)).partial.to_json()
+    for _ in range(3):
+        sim_shard._LOADED.clear()  # every thread loads the rulebook, as a fresh worker does
+        results: list[object] = []
+
+        def play(start: int, results: list[object]) -> None:
+            try:
+                shard = Shard(SUB, (), None, "default", None, start, start + 2, False)
+                results.append(play_shard(attrs.evolve(shard, shipped=shipped)).partial)
+            except Exception as exc:
+                results.append(exc)
+
+        threads = [threading.Thread(target=play, args=(start, results)) for start in (0, 2, 4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert not [r for r in results if isinstance(r, Exception)], results
+        merged = Partial()
+        for partial in results:
+            merged.merge(partial)  # type: ignore[arg-type]
+        assert merged.to_json() == alone
 
 
 @pytest.fixture
@@ -82,3 +116,36 @@ def test_a_scheduler_without_workers_is_reported(monkeypatch: pytest.MonkeyPatch
         assert time.monotonic() - began < 20
     finally:
         empty.close()
+
+
+def test_the_shard_size_follows_the_clusters_size(tmp_path: Path) -> None:
+    # a cluster of 3 slots (one worker of 3 threads, cheap to start), joined with no
+    # --workers: the default shards are cut for 3 slots (48 games // (8 x 3) = 2 a shard),
+    # not for the one local worker --workers defaults to (48 // 8 = 6), which would keep
+    # most of a large cluster idle
+    distributed = pytest.importorskip("distributed", reason="pip install -e '.[dask]'")
+    import logging
+
+    wide = distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=3,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        silence_logs=logging.CRITICAL,
+    )
+    try:
+        address = wide.scheduler_address
+        result = simulate(SUB, None, 48, seed=0, scheduler=address)
+        assert result.run["shard_size"] == 2 and result.run["shards"] == 24
+        assert result.completed == 48 and result.failed == []
+        given = simulate(SUB, None, 48, seed=0, scheduler=address, shard_size=12)
+        assert given.run["shards"] == 4  # --shard-size is kept as given
+        # all done in --out: read back, nothing to cut or play
+        study = tmp_path / "study"
+        simulate(SUB, None, 48, seed=0, scheduler=address, out=str(study))
+        again = simulate(SUB, None, 48, seed=0, scheduler=address, out=str(study))
+        assert again.run["resumed_shards"] == again.run["shards"] == 24
+        assert again.stats == result.stats
+    finally:
+        wide.close()

@@ -50,7 +50,8 @@ def test_ranges_and_cells_as_printed(steel_wolves: Checked) -> None:
     # [A1] prints "1 or less", "2-4", "5 or more" and its results in these words
     for words in ("1 or less", "2-4", "5 or more", "Successful Crash Dive (no air attack)"):
         assert f">{words}<" in html
-    assert "Roll 2d6 + aircraft_drm()" in html
+    # the roll adds the box beside the chart, by its title, not the rulebook's code
+    assert "Roll 2d6 + Die Roll Modifiers" in html and "aircraft_drm()" not in html
 
 
 def test_grid_keeps_the_sources_header_blocks(steel_wolves: Checked) -> None:
@@ -77,7 +78,7 @@ def test_modifier_lines_keep_their_own_rule(silent_war: Checked) -> None:
     html = render_text(build_deck(silent_war, ["counterattack_table"]), "html")
     assert "[14.2 C] Counterattack die roll modifiers" in html or "[14.2 C]" in html
     assert re.search(r"<td>each damage marker</td><td class=\"r\">\[14.2 C1\]</td>", html)
-    assert "procedure counterattack [14.2]" in html
+    assert "the roll that Counterattack Round [14.2] makes" in html  # its title, not its code
 
 
 def test_which_modifiers_go_beside_which_table(make_rulebook: Callable[..., Path]) -> None:
@@ -263,3 +264,17 @@ def test_a_card_longer_than_a_page_is_printed_across_pages(silent_war: Checked) 
     html = render_text(deck, "html")
     assert re.search(r'<section class="card[^"]* paged" id="t-sub_roster"', html)
     assert ".card.paged thead { display: table-header-group; }" in html
+
+
+def test_no_tuple_or_code_on_gato_leaders_cards() -> None:
+    # issue 35: ship cards printed an attack as a tuple, the Torpedo Dud table its results as
+    # identifiers, and the boxes beside charts named procedures by their code
+    from tests.conftest import RULEBOOKS
+
+    html = render_text(build_deck(load(str(RULEBOOKS / "gato_leader"))), "html")
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    assert "(1, Light)" not in text
+    assert "Tyoko Maru 56 · type freighter" in text and "surface attack 1 · type Light" in text
+    assert "all_miss" not in text and "all miss All torpedoes automatically miss" in text
+    assert "contact_phase" not in text and "procedure " not in text
+    assert "added to the roll that Contact Phase [§CONTACT PHASE] makes" in text

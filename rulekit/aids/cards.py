@@ -218,6 +218,7 @@ class _CardBuilder:
         self.refs = refs
         self.footnotes: list[Footnote] = []
         self.whole = self.decl.provenance is not None
+        self.members = {m.name for e in self.book.enums.values() for m in e.members}
 
     # ---- cells ------------------------------------------------------------------------
 
@@ -267,7 +268,9 @@ class _CardBuilder:
         if cell is None:
             return [Segment("")], False
         if isinstance(cell, n.CellText):
-            if self.enum_of(held) is not None:
+            # an enum member in words, also where the card does not know the type (a row's
+            # key, ``all_miss`` on Gato Leader's Torpedo Dud table)
+            if self.enum_of(held) is not None or cell.text in self.members:
                 return [Segment(_spoken_name(cell.text))], False
             return self.segments(cell.text), False
         segs: list[Segment]
@@ -317,6 +320,9 @@ class _CardBuilder:
         return [*segs, Segment(" ⇒ "), *self.action(cell.call)], marked
 
     def record_of(self, held: n.TypeExpr | None) -> n.RecordDecl | None:
+        if isinstance(held, n.UnionType):  # ``hits or none``: a Gato Leader card's attack
+            found = [self.record_of(o) for o in held.options]
+            return next((r for r in found if r is not None), None)
         if isinstance(held, n.TypeName):
             return self.book.records.get(held.name)
         return None
@@ -507,8 +513,16 @@ class _CardBuilder:
         text = f"Roll {dim.dice}{faces}"
         for mod in dim.mods:
             sign = "+" if mod.sign > 0 else "-"
-            text += f" {sign} {source_text(self.book.sources, mod.value.span)}"
+            text += f" {sign} {self.added(mod.value)}"
         return text
+
+    def added(self, value: n.Expr) -> str:
+        """What a roll adds, in a chart's words: a modifier list by its title (the box
+        beside the chart, "Roll 2d6 + Die Roll Modifiers"), anything else as _spoken says
+        it, never the rulebook's code (``aircraft_drm()``)."""
+        if isinstance(value, n.Call) and not value.args and value.func in self.book.modifiers:
+            return self.book.modifiers[value.func].title or _spoken_name(value.func)
+        return _spoken(value, self.book.sources)
 
     def dim_text(self, dim: n.Dim) -> str:
         if dim.kind == "roll":

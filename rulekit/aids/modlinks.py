@@ -111,7 +111,8 @@ def modifier_links(book: Rulebook) -> dict[str, list[Link]]:
                     add(
                         node.func,
                         mods,
-                        f"added to the roll that procedure {proc.name}{_ref(proc.ref)} "
+                        # the procedure by its title, as a player knows it, not its code
+                        f"added to the roll that {_procedure(proc)}{_ref(proc.ref)} "
                         "makes on this table",
                     )
     for name, table in book.tables.items():
@@ -121,3 +122,8 @@ def modifier_links(book: Rulebook) -> dict[str, list[Link]]:
             if decl.ref is not None and decl.ref.text == table.ref.text:
                 add(name, decl.name, f"declared under the same rule [{table.ref.text}]")
     return links
+
+
+def _procedure(proc: n.ProcedureDecl) -> str:
+    """A procedure as a card names it: its title, else its name in words."""
+    return proc.title or "procedure " + proc.name.replace("_", " ")

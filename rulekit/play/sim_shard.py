@@ -6,6 +6,7 @@ another one): a shard is described by plain data and returns plain data, so it p
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -153,8 +154,20 @@ def failure_of(seed: int, exc: Exception) -> Failure:
     return Failure(seed, "rulekit", f"internal error: {type(exc).__name__}: {exc}")
 
 
+# A Dask worker runs tasks in threads (`dask worker` starts one per core unless told
+# `--nthreads 1`), and the parser's state is not shared safely between threads: two shards
+# loading a rulebook at once failed with syntax errors that are not in it. Shards of one
+# process take turns; games are pure Python, so under the GIL threads lose no speed by it.
+_ONE_SHARD_AT_A_TIME = threading.Lock()
+
+
 def play_shard(shard: Shard) -> ShardResult:
     """Play every seed of the shard; a game that fails is recorded and the others go on."""
+    with _ONE_SHARD_AT_A_TIME:
+        return _play_shard(shard)
+
+
+def _play_shard(shard: Shard) -> ShardResult:
     began = time.perf_counter()
     rulebook = unpack_rulebook(shard.shipped) if shard.shipped else shard.rulebook
     checked = _checked(rulebook, shard.options)

@@ -147,11 +147,19 @@ def simulate(
         "names": names,
         "asked": {"first_seed": seed, "runs": runs},  # what report counts as still to play
     }
-    size = shard_size or default_shard_size(runs, workers)
     store = None
     if out is not None:
         store = ShardStore(out, settings, types)
-    ranges = plan(seed, runs, size, store.finished_ranges() if store is not None else None)
+    finished = store.finished_ranges() if store is not None else None
+    size = shard_size or default_shard_size(runs, workers)
+    ranges = plan(seed, runs, size, finished)
+    runner = None
+    if shard_size is None and scheduler.startswith("tcp://") and set(ranges) - set(finished or []):
+        # an existing cluster's size is its own, not --workers' (1 unless given): asked
+        # before the games still to play are cut into shards, so that all its workers work
+        runner = scheduler_for(scheduler, workers)
+        size = default_shard_size(runs, runner.slots)
+        ranges = plan(seed, runs, size, finished)
     sink = CsvSink(csv, columns) if csv is not None else None
     want_rows = store is not None or sink is not None
 
@@ -196,7 +204,7 @@ def simulate(
     # workers of a remote cluster may not see the client's folders: the rulebook travels
     shipped = pack_rulebook(rulebook) if scheduler.startswith("tcp://") else None
     if todo:
-        runner = scheduler_for(scheduler, workers)
+        runner = runner or scheduler_for(scheduler, workers)
         # Shards in flight plus rows held for the CSV stay under a few per worker. Rows are
         # held only while an earlier shard is still in flight, so the loop always has one
         # to wait for.

@@ -3,7 +3,8 @@
 
 A full Silent War campaign's trace is about 560 MB of JSON lines; compressed it is a few
 percent of that. gzip is in the standard library; zstd needs the ``zstandard`` package
-(``pip install zstandard``), and asking for it without says so. Reading tells the format by
+(the ``zstd`` extra: ``pip install 'rulekit[zstd]'``), and asking for it without says so,
+before anything is played or written. Reading tells the format by
 the file's first bytes, not its name, so a renamed file still replays.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import gzip
 import io
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from rulekit.errors import InputError, error, read_text
 
@@ -21,6 +22,13 @@ ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 # A trace is read whole to be replayed: a file that would decompress past this is refused
 # rather than filling memory (a full campaign is about 560 MB).
 MAX_TRACE_BYTES = 2 * 1024**3
+
+
+# read a compressed trace in pieces, so a bomb is caught at the limit, not after it
+CHUNK = 1 << 20
+# compressed bytes fed to zstd at a time: a zstd block of 4 bytes can stand for 128 KiB, so
+# this bounds what one call can make (4 KiB in, at most about 128 MiB out) before the check
+ZSTD_INPUT = 4096
 
 
 def _zstandard(where: str) -> Any:
@@ -32,11 +40,58 @@ def _zstandard(where: str) -> Any:
                 error(
                     "a .zst trace needs the zstandard package, which is not installed",
                     where=where,
-                    hint="pip install zstandard, or write FILE.jsonl.gz (gzip needs nothing)",
+                    hint="install rulekit's zstd extra: pip install 'rulekit[zstd]' "
+                    "(or pip install zstandard), or write FILE.jsonl.gz (gzip needs nothing)",
                 )
             ]
         ) from None
     return zstandard
+
+
+class _Reads(Protocol):
+    def read(self, size: int = -1, /) -> bytes: ...
+
+
+def _read_limited(stream: _Reads) -> bytes:
+    """All of a decompressing stream, or MAX_TRACE_BYTES + 1 bytes if it holds more: a
+    reader's read(n) may return less than n before the end, so read until it says end."""
+    parts: list[bytes] = []
+    size = 0
+    while size <= MAX_TRACE_BYTES:
+        part = stream.read(min(CHUNK, MAX_TRACE_BYTES + 1 - size))
+        if not part:
+            break
+        parts.append(part)
+        size += len(part)
+    return b"".join(parts)
+
+
+def _read_zstd(zstandard: Any, raw: IO[bytes]) -> bytes:
+    """All the frames of a zstd file (a file compressed afterwards, or two files joined,
+    may hold several), or MAX_TRACE_BYTES + 1 bytes if they hold more. zstandard's stream
+    reader returns nothing at all for a cut frame, so a file that ends inside a frame is
+    refused here: a trace cut short must not replay as an empty one."""
+    parts: list[bytes] = []
+    size = 0
+    frame = zstandard.ZstdDecompressor().decompressobj()
+    inside = False  # part of a frame has been fed and its end not yet seen
+    while size <= MAX_TRACE_BYTES:
+        data = raw.read(ZSTD_INPUT)
+        if not data:
+            break
+        while data and size <= MAX_TRACE_BYTES:
+            part = frame.decompress(data)
+            parts.append(part)
+            size += len(part)
+            if frame.eof:  # the next frame, if any, starts in what this one left
+                data = frame.unused_data
+                frame = zstandard.ZstdDecompressor().decompressobj()
+                inside = False
+            else:
+                data, inside = b"", True
+    if inside and size <= MAX_TRACE_BYTES:
+        raise EOFError("the file ends inside a zstd frame: it was cut short")
+    return b"".join(parts)[: MAX_TRACE_BYTES + 1]
 
 
 def open_sink(path: str) -> IO[str]:
@@ -63,14 +118,15 @@ def read_trace_text(path: str) -> str:
         ) from None
     if not head.startswith(GZIP_MAGIC) and head != ZSTD_MAGIC:
         return read_text(path, path, "replay")
+    # asked before the try below, whose catch-all would call a missing package "damaged"
+    zstandard = None if head.startswith(GZIP_MAGIC) else _zstandard("replay")
     try:
-        if head.startswith(GZIP_MAGIC):
+        if zstandard is None:
             with gzip.open(path, "rb") as stream:
-                data = stream.read(MAX_TRACE_BYTES + 1)
+                data = _read_limited(stream)
         else:
-            zstandard = _zstandard("replay")
             with open(path, "rb") as raw:
-                data = zstandard.ZstdDecompressor().stream_reader(raw).read(MAX_TRACE_BYTES + 1)
+                data = _read_zstd(zstandard, raw)
     except (OSError, EOFError, ValueError) as exc:
         raise InputError(
             [error(f"'{path}' is damaged: it does not decompress ({exc})", where="replay")]
