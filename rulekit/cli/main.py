@@ -10,7 +10,7 @@ import functools
 import json
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -664,16 +664,7 @@ def run_cmd(
     if spec == "interactive":
         chosen = make_policy(spec, seed, ask, lambda text: err.print(Text(text)), context)
     if resume is not None:
-        if scenario is not None:
-            raise InputError(
-                [
-                    error(
-                        "--resume continues a saved game: it has its own scenario",
-                        where="--scenario",
-                    )
-                ]
-            )
-        game = resume_game(checked, resume, policy, chosen)
+        game = resume_game(checked, resume, policy, chosen, scenario)
     else:
         game = new_game(checked, scenario, seed, spec, chosen)
     from rulekit.cli.run_dice import force_dice, release_dice
@@ -698,16 +689,30 @@ def run_cmd(
         raise InputError(
             [error(f"cannot write '{trace}': {exc.strerror}", where="--trace")]
         ) from None
+    from rulekit.cli.simulate_cmd import stopped_by_sigterm
+
+    # the game at the end of the last whole turn: what a run stopped mid-turn saves
+    kept = [game.save_file()] if save else []
     try:
-        with located_in(checked.book.sources):
+        with located_in(checked.book.sources), stopped_by_sigterm():
             if sink is not None:
                 sink.write(json.dumps(trace_header(game, rulebook, resume), sort_keys=True) + "\n")
             shown = functools.partial(explain_turn, every=explain == "all")
             quiet = as_json or bool(explain) or isinstance(chosen, InteractivePolicy)
             with turns_progress(err, game.turns_left(turns), quiet) as advance:
-                result = game.play(turns, sink, shown if explain and not as_json else advance)
+                each = shown if explain and not as_json else advance
+
+                def turn_end(turn: int, events: list[Any]) -> None:
+                    if each is not None:
+                        each(turn, events)
+                    if kept:
+                        kept[0] = game.save_file()
+
+                result = game.play(turns, sink, turn_end)
             if sink is not None:
                 write_trace_footer(sink, result)
+    except KeyboardInterrupt as stop:
+        _stopped_run(stop, game.turn, save, kept[0] if kept else None)
     finally:
         if sink is not None:
             sink.close()
@@ -722,12 +727,50 @@ def run_cmd(
     print_run(result, save)
 
 
+def _stopped_run(stop: KeyboardInterrupt, turn: int, save: str | None, kept: Any) -> NoReturn:
+    """A run stopped by SIGTERM (exit 143) or Ctrl-C (130): the last whole turn is saved
+    (atomically, as every save) when --save was given; one line says what is kept."""
+    from rich.text import Text
+
+    from rulekit.cli.paths import save_or_rescue
+    from rulekit.cli.show import err
+    from rulekit.cli.simulate_cmd import Terminated
+    from rulekit.play.saves import write_save
+
+    how = "stopped (SIGTERM)" if isinstance(stop, Terminated) else "interrupted"
+    if save and kept is not None:
+        save_or_rescue(save, "--save", lambda path: write_save(path, kept))
+        done = f"the game is saved in {save} as it was after turn {kept.turn}"
+    else:
+        done = "nothing is saved (--save FILE keeps the turns played)"
+    err.print(Text(f"{how} in turn {turn}: {done}"))
+    sys.exit(143 if isinstance(stop, Terminated) else 130)
+
+
 @main.command("replay")
 @click.argument("trace")
 @click.option("--rulebook", "rulebook", help="The rulebook, if not where the trace says.")
+@click.option(
+    "--scenario",
+    "scenario",
+    metavar="FILE",
+    help="The scenario file, when the game was played from a file outside the rulebook.",
+)
+@click.option(
+    "--resumed-from",
+    "resumed_from",
+    metavar="FILE",
+    help="The save the game was resumed from, if it is not beside the trace.",
+)
 @json_flag
 @reports_errors
-def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
+def replay_cmd(
+    trace: str,
+    rulebook: str | None,
+    scenario: str | None,
+    resumed_from: str | None,
+    as_json: bool,
+) -> None:
     """Re-run a recorded game from its trace and confirm it ends in the same state."""
     import json as _json
 
@@ -747,9 +790,9 @@ def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
         header = None
     if not isinstance(header, dict):
         raise InputError([error(f"'{trace}' is not a rulekit trace", where="replay")])
-    rulebook = rulebook or traced_rulebook(header)
+    rulebook = rulebook or traced_rulebook(header, trace)
     checked = load(rulebook, header.get("options", []))
-    report = replay(checked, trace)
+    report = replay(checked, trace, scenario, resumed_from)
     if as_json:
         _emit_json(
             {

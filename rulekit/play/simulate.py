@@ -99,7 +99,6 @@ def study(
     """The values the scenario reports, every column's Parquet type, and a hash of the
     rulebook's files (what a resumed study must share with the one it resumes)."""
     import hashlib
-    import json
 
     from rulekit.play.runner import fingerprint
     from rulekit.play.sim_store import column_types
@@ -241,20 +240,19 @@ def simulate(
 def report(directory: str) -> tuple[SimulationResult, list[tuple[int, int]]]:
     """The summary of the study in ``directory`` (``simulate --out``) from the shards it
     finished, without playing a game, and the seed ranges it is missing between them."""
-    from rulekit.play.sim_store import read_manifest
+    from rulekit.play.sim_store import read_manifest, study_hash, verified
 
     store_dir = Path(directory)
     manifest = read_manifest(store_dir)
+    study = study_hash(manifest)
     total = Partial()
     done = []
     for summary in sorted((store_dir / META).glob("shard-*.json")):
         shard = shard_range(summary.name)
-        if shard is None or not (store_dir / (summary.stem + ".parquet")).exists():
-            continue
-        try:
-            total.merge(Partial.from_json(json.loads(summary.read_text(encoding="utf-8"))))
-        except (OSError, ValueError, TypeError, KeyError) as exc:
-            raise InputError([error(f"cannot read {summary}: {exc}", where="DIR")]) from None
+        partial = verified(store_dir, summary, study) if shard is not None else None
+        if shard is None or partial is None:
+            continue  # not this study's, or changed since it was written: not merged
+        total.merge(partial)
         done.append(shard)
     if not done:
         raise InputError([error(f"{directory} holds no finished shard yet", where="DIR")])
