@@ -86,3 +86,33 @@ def test_simulate_refuses_too_many_shards_at_once(make_rulebook: Callable[..., P
     assert result.exit_code == 1, result.output
     assert "--shard-size: error: 5000000 games in shards of 2 make more than" in result.stderr
     assert "Traceback" not in result.output
+
+
+# ---- large values in exact analysis: within --max-seconds ---------------------------------
+
+BIG = """rulebook "Big"
+dice d6 = 1..6
+state big: list of int = []
+procedure p -> int [1.0]
+    big = range(1, 150000)
+    let a = roll d6
+    let b = roll d6
+    let c = roll d6
+    big = big + [a]
+    return a + b + c
+"""
+
+
+def test_situations_over_a_large_state_keep_to_max_seconds(
+    make_rulebook: Callable[..., Path],
+) -> None:
+    # every situation holds a list of 150,000 numbers (each compared and hashed to merge
+    # situations): the analysis stops at its time budget and says which and how to raise it
+    book = make_rulebook(BIG)
+    began = time.monotonic()
+    result = run_cli("prob", book, "p", "--max-seconds", "2")
+    took = time.monotonic() - began
+    assert result.exit_code == 1, result.output
+    assert "--max-seconds: error: procedure p [1.0] took more than 2 s" in result.stderr
+    assert "hint: raise --max-seconds" in result.stderr
+    assert took < 2 + 3.0  # one situation's work past the deadline at most
