@@ -790,8 +790,20 @@ def replay_cmd(
         header = None
     if not isinstance(header, dict):
         raise InputError([error(f"'{trace}' is not a rulekit trace", where="replay")])
+    options = header.get("options", [])
+    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+        # found by bench/fuzz.py: a number or nested lists where the option names go
+        raise InputError(
+            [
+                error(
+                    f"'{trace}' is damaged: its options are not a list of option names",
+                    where="replay",
+                    hint="it was changed after rulekit wrote it",
+                )
+            ]
+        )
     rulebook = rulebook or traced_rulebook(header, trace)
-    checked = load(rulebook, header.get("options", []))
+    checked = load(rulebook, options)
     report = replay(checked, trace, scenario, resumed_from)
     if as_json:
         _emit_json(

@@ -169,7 +169,11 @@ def _rng_state(rng: random.Random) -> list[int]:
 
 
 def _set_rng(rng: random.Random, data: list[int]) -> None:
-    rng.setstate((data[0], tuple(data[1:-1]), None))
+    try:
+        rng.setstate((data[0], tuple(data[1:-1]), None))
+    except (OverflowError, ValueError, TypeError, IndexError):
+        # a number out of the generator's range (found by bench/fuzz.py): damaged, said so
+        raise ValueError("dice_state is not a state of the dice") from None
 
 
 # ---- the game ----------------------------------------------------------------------------------
@@ -398,6 +402,18 @@ def _resume(
         raise InputError(
             [error(f"'{path}' does not fit this rulebook: {exc}", where="--resume")]
         ) from None
+    missing = [name for name in (*book.states, *book.tracks) if name not in values]
+    if missing:  # the engine reads every one (found by bench/fuzz.py: a KeyError mid-turn)
+        raise InputError(
+            [
+                error(
+                    f"'{path}' does not fit this rulebook: it has no value for "
+                    + ", ".join(f"'{name}'" for name in missing[:5]),
+                    where="--resume",
+                    hint="it was changed after rulekit wrote it, or the rulebook was",
+                )
+            ]
+        )
     for name, value in values.items():
         if name not in book.states and name not in book.tracks:
             # the engine reads only declared names from the state (an enum member otherwise)
@@ -579,7 +595,10 @@ def _save_of_trace(path: str, recorded: str, given: str | None) -> str:
         return given
     folder = Path(path).resolve().parent
     beside = folder / Path(recorded).name
-    inside = beside.is_file() and beside.resolve().is_relative_to(folder)
+    try:
+        inside = beside.is_file() and beside.resolve().is_relative_to(folder)
+    except OSError:  # a name too long for the system (found by bench/fuzz.py): not there
+        inside = False
     if plain_name(Path(recorded).stem) and inside:
         return str(beside)
     raise InputError(
