@@ -268,6 +268,23 @@ def test_a_play_save_names_its_rulebook_only_for_the_user_to_confirm(
     assert book.exists()
 
 
+@pytest.mark.parametrize("path", ["../../outside/secret", "OUTSIDE/secret.toml"])
+def test_a_play_save_naming_a_scenario_path_is_refused(
+    make_rulebook: Make, tmp_path: Path, secret: Path, path: str
+) -> None:
+    import tomli_w
+
+    book = make_rulebook(BOOK + TURN, **{"scenarios__s.toml": SCENARIO})
+    path = path.replace("OUTSIDE", str(secret))
+    save = tmp_path / "play.toml"
+    data = {"rulekit_play": 1, "rulebook": str(book), "name": "Test", "edition": "",
+            "options": [], "scenario": path, "seed": 1, "turn": 0, "ended": "",
+            "answers": [], "by": []}  # fmt: skip
+    save.write_bytes(tomli_w.dumps(data).encode())
+    err = fails(run_cli("play", book, "--resume", save))
+    assert f"the save '{save}' names the scenario '{path}', which is not one of the" in err
+
+
 # ---- simulate --out: shards carry the study's hash --------------------------------------
 
 

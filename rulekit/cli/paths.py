@@ -169,3 +169,23 @@ def recorded_rulebook(rulebook: str, named_in: str, command: str) -> str:
             )
         ]
     )
+
+
+def recorded_scenario(scenario: str, named_in: str) -> None:
+    """A scenario file a play save names outside the rulebook's scenarios/: read only when
+    the player confirms it at a terminal (a save a user was sent names the rulebook's own
+    scenarios by name)."""
+    question = f"{named_in} was played from the scenario file '{scenario}': read it?"
+    if sys.stdin.isatty() and click.confirm(question, default=False, err=True):
+        return
+    raise InputError(
+        [
+            error(
+                f"{named_in} names the scenario '{scenario}', which is not one of the "
+                "rulebook's scenarios",
+                where="--resume",
+                hint="a save names a scenario of the rulebook's scenarios/ folder; to play "
+                f"that file, start a new game from it: rulekit play RULEBOOK --scenario {scenario}",
+            )
+        ]
+    )

@@ -85,6 +85,12 @@ def play_cmd(
                 save.rulebook = recorded_rulebook(
                     save.rulebook, f"the save '{resume}'", f"rulekit play --resume {resume}"
                 )
+            if resume:
+                from rulekit.book.loader import plain_name
+                from rulekit.cli.paths import recorded_scenario
+
+                if not plain_name(save.scenario):  # a file elsewhere: the player confirms
+                    recorded_scenario(save.scenario, f"the save '{resume}'")
             checked = load(rulebook or save.rulebook, list(options) or save.options)
             if (checked.book.name, checked.book.edition or "") != (save.name, save.edition):
                 raise click.UsageError(
