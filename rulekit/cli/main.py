@@ -10,7 +10,7 @@ import functools
 import json
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -712,7 +712,9 @@ def run_cmd(
             if sink is not None:
                 write_trace_footer(sink, result)
     except KeyboardInterrupt as stop:
-        _stopped_run(stop, game.turn, save, kept[0] if kept else None)
+        from rulekit.cli.paths import stopped_run
+
+        stopped_run(stop, game.turn, save, kept[0] if kept else None)
     finally:
         if sink is not None:
             sink.close()
@@ -727,102 +729,6 @@ def run_cmd(
     print_run(result, save)
 
 
-def _stopped_run(stop: KeyboardInterrupt, turn: int, save: str | None, kept: Any) -> NoReturn:
-    """A run stopped by SIGTERM (exit 143) or Ctrl-C (130): the last whole turn is saved
-    (atomically, as every save) when --save was given; one line says what is kept."""
-    from rich.text import Text
-
-    from rulekit.cli.paths import save_or_rescue
-    from rulekit.cli.show import err
-    from rulekit.cli.simulate_cmd import Terminated
-    from rulekit.play.saves import write_save
-
-    how = "stopped (SIGTERM)" if isinstance(stop, Terminated) else "interrupted"
-    if save and kept is not None:
-        save_or_rescue(save, "--save", lambda path: write_save(path, kept))
-        done = f"the game is saved in {save} as it was after turn {kept.turn}"
-    else:
-        done = "nothing is saved (--save FILE keeps the turns played)"
-    err.print(Text(f"{how} in turn {turn}: {done}"))
-    sys.exit(143 if isinstance(stop, Terminated) else 130)
-
-
-@main.command("replay")
-@click.argument("trace")
-@click.option("--rulebook", "rulebook", help="The rulebook, if not where the trace says.")
-@click.option(
-    "--scenario",
-    "scenario",
-    metavar="FILE",
-    help="The scenario file, when the game was played from a file outside the rulebook.",
-)
-@click.option(
-    "--resumed-from",
-    "resumed_from",
-    metavar="FILE",
-    help="The save the game was resumed from, if it is not beside the trace.",
-)
-@json_flag
-@reports_errors
-def replay_cmd(
-    trace: str,
-    rulebook: str | None,
-    scenario: str | None,
-    resumed_from: str | None,
-    as_json: bool,
-) -> None:
-    """Re-run a recorded game from its trace and confirm it ends in the same state."""
-    import json as _json
-
-    from rich.text import Text
-
-    from rulekit.book.checker import load
-    from rulekit.cli.paths import traced_rulebook
-    from rulekit.cli.show import out
-    from rulekit.errors import InputError, error
-    from rulekit.play.runner import replay
-    from rulekit.play.trace_io import read_trace_text
-
-    first = (read_trace_text(trace).splitlines() or ["{}"])[0]
-    try:
-        header = _json.loads(first)
-    except (ValueError, RecursionError):
-        header = None
-    if not isinstance(header, dict):
-        raise InputError([error(f"'{trace}' is not a rulekit trace", where="replay")])
-    options = header.get("options", [])
-    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
-        # found by bench/fuzz.py: a number or nested lists where the option names go
-        raise InputError(
-            [
-                error(
-                    f"'{trace}' is damaged: its options are not a list of option names",
-                    where="replay",
-                    hint="it was changed after rulekit wrote it",
-                )
-            ]
-        )
-    rulebook = rulebook or traced_rulebook(header, trace)
-    checked = load(rulebook, options)
-    report = replay(checked, trace, scenario, resumed_from)
-    if as_json:
-        _emit_json(
-            {
-                "ok": True,
-                "turns": report.turns,
-                "events": report.events,
-                "state_hash": report.state_hash,
-            }
-        )
-        return
-    out.print(
-        Text(
-            f"replay matches: {report.turns} turn(s), {report.events} event(s), "
-            f"end state {report.state_hash[:16]}"
-        )
-    )
-
-
 from rulekit.cli import simulate_opts  # noqa: E402 - a module of its own
 
 simulate_opts.register(main, option_switches, json_flag, reports_errors)
@@ -834,7 +740,14 @@ main.add_command(play_cmd)
 main.add_command(procedures_cmd)
 
 # commands in modules of their own, imported last (they import this module's options)
-from rulekit.cli import library_cmd, odds_cmd, plot_cmd, render_cmd, report_cmd  # noqa: E402
+from rulekit.cli import (  # noqa: E402
+    library_cmd,
+    odds_cmd,
+    plot_cmd,
+    render_cmd,
+    replay_cmd,
+    report_cmd,
+)
 from rulekit.cli.advise_cmd import advise_cmd  # noqa: E402
 from rulekit.cli.compile_cmd import compile_cmd  # noqa: E402
 from rulekit.cli.lsp_cmd import lsp_cmd  # noqa: E402 - the language server
@@ -842,6 +755,7 @@ from rulekit.cli.lsp_cmd import lsp_cmd  # noqa: E402 - the language server
 render_cmd.register(main, option_switches, reports_errors)
 plot_cmd.register(main, reports_errors)
 report_cmd.register(main, json_flag, reports_errors)
+replay_cmd.register(main, json_flag, reports_errors, _emit_json)
 library_cmd.register(main, json_flag, reports_errors)
 for command in (compile_cmd, advise_cmd, odds_cmd.odds_cmd, lsp_cmd):
     main.add_command(command)

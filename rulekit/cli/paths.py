@@ -8,7 +8,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 import click
 
@@ -189,3 +189,22 @@ def recorded_scenario(scenario: str, named_in: str) -> None:
             )
         ]
     )
+
+
+def stopped_run(stop: KeyboardInterrupt, turn: int, save: str | None, kept: Any) -> NoReturn:
+    """A run stopped by SIGTERM (exit 143) or Ctrl-C (130): the last whole turn is saved
+    (atomically, as every save) when --save was given; one line says what is kept."""
+    from rich.text import Text
+
+    from rulekit.cli.show import err
+    from rulekit.cli.simulate_cmd import Terminated
+    from rulekit.play.saves import write_save
+
+    how = "stopped (SIGTERM)" if isinstance(stop, Terminated) else "interrupted"
+    if save and kept is not None:
+        save_or_rescue(save, "--save", lambda path: write_save(path, kept))
+        done = f"the game is saved in {save} as it was after turn {kept.turn}"
+    else:
+        done = "nothing is saved (--save FILE keeps the turns played)"
+    err.print(Text(f"{how} in turn {turn}: {done}"))
+    sys.exit(143 if isinstance(stop, Terminated) else 130)
