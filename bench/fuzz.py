@@ -1,4 +1,4 @@
-"""Fuzz the command line: mutated rulebooks and command lines, each run in-process.
+"""Fuzz the command line: mutated rulebooks, command lines, saves and traces, in-process.
 
 Every input must end with exit code 0, 1, 2 or 3 (3: diff and fmt --check found changes) and
 no uncaught exception. Prints how many inputs were run, how many raised an uncaught
@@ -7,14 +7,22 @@ exception (the goal: 0), the slowest input's time, and the first few failures.
     python bench/fuzz.py                  # 100,000 inputs
     python bench/fuzz.py --count 2000 --seed 7
 
+One input in five is a save or a trace: a game of GAME (a rulebook with a sequence of play)
+is saved and traced once, then the save (TOML) or the trace (JSON lines) is mutated field
+by field (huge numbers, wrong types, deep nesting, unicode, paths outside the rulebook,
+fields dropped, lines cut) and given to `run --resume` or `replay`. The slowest input and
+the peak memory (the process's, ru_maxrss) are reported.
+
 The parse cache is switched off (RULEKIT_CACHE=off): mutated files would fill it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -178,6 +186,150 @@ FLAGS = [
 ]
 
 
+# A rulebook with a sequence of play, whose save and trace the file mutations start from.
+GAME = """rulebook "Game" scenario "s"
+dice d6 = 1..6
+enum posture = cautious standard bold
+track score 0..20 = 0 [1.0]
+state year: int = 1942 [1.0]
+state seen: list of int = [] [1.0]
+procedure turn_work [2.0]
+    choose stance from posture default standard [2.1]
+    r = roll d6
+    seen = seen + [r]
+    if stance = bold and r > 3:
+        score = score + 1
+sequence turn [0.0] "Turn"
+    phase turn_work [2.0]
+"""
+GAME_SCENARIO = '[scenario]\ntitle = "s"\nturns = 4\n'
+# Values a file mutation may put in a field (TOML text for saves, JSON values for traces).
+VALUES = [
+    "1/0",
+    "9" * 400,
+    "-1",
+    "true",
+    '"x"',
+    "[]",
+    "{}",
+    '"../../../etc/passwd"',
+    '"/etc/passwd"',
+    '"\u202e\u00ff"',
+    "[" * 200 + "]" * 200,
+    "1e308",
+    "nan",
+    '"' + "a" * 5000 + '"',
+]
+JSON_VALUES: list[object] = [
+    None,
+    -1,
+    10**400,
+    1e308,
+    "x",
+    "../../../etc/passwd",
+    "/etc/passwd",
+    "\u202e\u00ff",
+    [],
+    {},
+    [[[[[[[[[[[]]]]]]]]]]],
+    [1] * 10_000,
+    "a" * 5000,
+    True,
+]
+
+
+def game_files(work: Path) -> tuple[Path, str, str]:
+    """GAME's folder, and the text of a save after 2 turns and of a trace of 4 turns."""
+    book = work / "game"
+    (book / "scenarios").mkdir(parents=True, exist_ok=True)
+    (book / "rulebook.rk").write_text(GAME, encoding="utf-8")
+    (book / "scenarios" / "s.toml").write_text(GAME_SCENARIO, encoding="utf-8")
+    save, trace = work / "genuine.toml", work / "genuine.jsonl"
+    for args in (["--turns", "2", "--save", str(save)], ["--trace", str(trace)]):
+        result = CliRunner().invoke(main, ["run", str(book), "--seed", "3", *args])
+        assert result.exit_code == 0, result.output
+    return book, save.read_text(encoding="utf-8"), trace.read_text(encoding="utf-8")
+
+
+def mutate_save(text: str, rng: random.Random) -> str:
+    """A save with some fields' values replaced, lines dropped or repeated."""
+    lines = text.split("\n")
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(lines))
+        what = rng.random()
+        if what < 0.6 and " = " in lines[i]:
+            key = lines[i].split(" = ", 1)[0]
+            lines[i] = f"{key} = {rng.choice(VALUES)}"
+        elif what < 0.75:
+            del lines[i]
+        elif what < 0.85:
+            lines.insert(i, lines[rng.randrange(len(lines))])
+        else:
+            lines[i] = mutate(lines[i], rng)
+        if not lines:
+            lines = [""]
+    return "\n".join(lines)
+
+
+def mutate_trace(text: str, rng: random.Random) -> str:
+    """A trace with some events' fields replaced or dropped, lines cut, swapped or doubled."""
+    lines = text.splitlines()
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(lines))
+        what = rng.random()
+        try:
+            data = json.loads(lines[i])
+        except ValueError:
+            data = None
+        if what < 0.6 and isinstance(data, dict) and data:
+            key = rng.choice(sorted(data))
+            if rng.random() < 0.2:
+                del data[key]
+            else:
+                data[key] = rng.choice(JSON_VALUES)
+            lines[i] = json.dumps(data)
+        elif what < 0.7:
+            lines[i] = lines[i][: rng.randrange(len(lines[i]) + 1)]  # a line cut short
+        elif what < 0.8:
+            j = rng.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+        elif what < 0.9:
+            lines.insert(i, lines[rng.randrange(len(lines))])
+        else:
+            lines[i] = mutate(lines[i], rng)
+    return "\n".join(lines) + "\n"
+
+
+def one_file(
+    work: Path, game: tuple[Path, str, str], rng: random.Random
+) -> tuple[list[str], str | None, float]:
+    """A mutated save (resumed) or trace (replayed) of GAME; the uncaught exception."""
+    book, save, trace = game
+    if rng.random() < 0.5:
+        path = work / "mutated.toml"
+        path.write_text(mutate_save(save, rng), encoding="utf-8", errors="surrogatepass")
+        args = ["run", str(book), "--resume", str(path), "--turns", str(rng.randint(1, 2))]
+    else:
+        path = work / "mutated.jsonl"
+        path.write_text(mutate_trace(trace, rng), encoding="utf-8", errors="surrogatepass")
+        args = ["replay", str(path), "--rulebook", str(book)]
+    return invoke(args, path.read_text(encoding="utf-8", errors="replace"))
+
+
+def invoke(args: list[str], text: str) -> tuple[list[str], str | None, float]:
+    """Run one command line in process: its uncaught exception or bad exit code, its time."""
+    start = time.monotonic()
+    result = CliRunner().invoke(main, args, catch_exceptions=True)
+    took = time.monotonic() - start
+    exc = result.exception
+    if exc is not None and not isinstance(exc, SystemExit):
+        detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-3:])
+        return args, f"{type(exc).__name__}: {exc}\n{detail}\n--- input ---\n{text}", took
+    if result.exit_code not in (0, 1, 2, 3):
+        return args, f"exit code {result.exit_code}\n{result.stderr}\n--- input ---\n{text}", took
+    return args, None, took
+
+
 def mutate(text: str, rng: random.Random) -> str:
     for _ in range(rng.randint(1, 4)):
         at = rng.randrange(len(text) + 1)
@@ -235,27 +387,14 @@ def one(folder: Path, rng: random.Random) -> tuple[list[str], str | None, float]
     if rng.random() < 0.2:  # a mutated scenario, read by check and run
         scenario += rng.choice(SCENARIO_PIECES)
     (folder / "scenarios" / "s.toml").write_text(scenario, encoding="utf-8")
-    args = command(folder, rng)
-    start = time.monotonic()
-    result = CliRunner().invoke(main, args, catch_exceptions=True)
-    took = time.monotonic() - start
-    exc = result.exception
-    if exc is not None and not isinstance(exc, SystemExit):
-        detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-3:])
-        return args, f"{type(exc).__name__}: {exc}\n{detail}\n--- rulebook ---\n{text}", took
-    if result.exit_code not in (0, 1, 2, 3):
-        return (
-            args,
-            f"exit code {result.exit_code}\n{result.stderr}\n--- rulebook ---\n{text}",
-            took,
-        )
-    return args, None, took
+    return invoke(command(folder, rng), text)
 
 
 SLOWEST: list[str] = []  # the slowest input's command line, for the report
 
 
-def run(count: int, seed: int, show: int = 3) -> tuple[int, list[str], float]:
+def run(count: int, seed: int, show: int = 3, files: float = 0.2) -> tuple[int, list[str], float]:
+    """``count`` inputs, a share ``files`` of them saves and traces."""
     rng = random.Random(seed)
     failures: list[str] = []
     slowest = 0.0
@@ -263,10 +402,16 @@ def run(count: int, seed: int, show: int = 3) -> tuple[int, list[str], float]:
         folder = Path(tmp) / "book"
         (folder / "scenarios").mkdir(parents=True)
         (folder / "scenarios" / "s.toml").write_text(SCENARIO, encoding="utf-8")
+        game = game_files(Path(tmp)) if files > 0 else None
         for _ in range(count):
-            args, failure, took = one(folder, rng)
+            if game is not None and rng.random() < files:
+                args, failure, took = one_file(Path(tmp), game, rng)
+                shown = Path(args[3] if args[0] == "run" else args[1])
+            else:
+                args, failure, took = one(folder, rng)
+                shown = folder / "rulebook.rk"
             if took > slowest:
-                SLOWEST[:] = [" ".join(args[:1] + args[2:]), (folder / "rulebook.rk").read_text(
+                SLOWEST[:] = [" ".join(args[:1] + args[2:]), shown.read_text(
                     encoding="utf-8", errors="replace")]  # fmt: skip
             slowest = max(slowest, took)
             if failure is not None:
@@ -278,14 +423,20 @@ def cli() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=100_000, help="inputs to run")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--files", type=float, default=0.2, help="the share of saves and traces (0 to 1)"
+    )
     ns = parser.parse_args()
     os.environ["RULEKIT_CACHE"] = "off"
-    count, failures, slowest = run(ns.count, ns.seed)
-    print(f"inputs: {count}")
+    began = time.monotonic()
+    count, failures, slowest = run(ns.count, ns.seed, files=ns.files)
+    print(f"inputs: {count} ({time.monotonic() - began:.0f} s)")
     print(f"uncaught exceptions: {len(failures)}")
     print(f"slowest input: {slowest:.2f}s ({SLOWEST[0] if SLOWEST else '-'})")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024  # KB on Linux
+    print(f"peak memory: {peak} MB")
     if slowest > 5 and SLOWEST:
-        print("--- the slowest input's rulebook ---\n" + SLOWEST[1])
+        print("--- the slowest input ---\n" + SLOWEST[1])
     for failure in failures[:3]:
         print("----\n" + failure)
     sys.exit(1 if failures else 0)

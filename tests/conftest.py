@@ -25,6 +25,8 @@ from rulekit.cli.main import main
 if "RULEKIT_CACHE" not in os.environ:
     os.environ["RULEKIT_CACHE"] = tempfile.mkdtemp(prefix="rulekit-test-cache-")
     atexit.register(shutil.rmtree, os.environ["RULEKIT_CACHE"], ignore_errors=True)
+    # and the key its entries are signed with, kept beside it (language.cache.key_path)
+    atexit.register(Path(os.environ["RULEKIT_CACHE"] + ".key").unlink, missing_ok=True)
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = ROOT / "rulebooks"

@@ -231,7 +231,7 @@ def test_a_trace_of_an_advised_game_replays(book: Path, tmp_path: Path) -> None:
     trace = tmp_path / "t.jsonl"
     ran = run_cli("run", book, "--policy", "advised:score", "--seed", "8", "--trace", trace)
     assert ran.exit_code == 0, ran.output
-    replayed = run_cli("replay", trace)
+    replayed = run_cli("replay", trace, "--rulebook", book)
     assert replayed.exit_code == 0, replayed.output
 
 

@@ -146,9 +146,12 @@ def test_a_tampered_entry_is_parsed_anew(folder: Path, data: object) -> None:
     counting = CountingParse()
     cache.cached_parse(TEXT, "a.rk", counting)
     (entry,) = folder.glob("parse-*.json")
-    saved = json.loads(entry.read_text(encoding="utf-8"))
-    saved["data"] = data  # under its own, valid key
-    entry.write_text(json.dumps(saved), encoding="utf-8")
+    saved = json.loads(entry.read_bytes().partition(b"\n")[2])
+    saved["data"] = data  # under its own, valid key, and signed: the nodes are checked too
+    body = json.dumps(saved).encode()
+    secret = cache.signing_key(folder)
+    assert secret is not None
+    entry.write_bytes(cache._mac(secret, body) + b"\n" + body)
     assert cache.cached_parse(TEXT, "a.rk", counting) == parse(TEXT, "a.rk")
     assert counting.calls == 2
 
@@ -234,9 +237,10 @@ def _plant(where: Path, path: str) -> None:
     key = hashlib.sha256(cache._code_stamp() + path.encode() + b"\0" + TEXT.encode()).hexdigest()
     other = cache.encode_nodes(parse(TEXT.replace("3", "99"), path), path)
     where.mkdir(parents=True, exist_ok=True)
-    (where / f"parse-{key}.json").write_text(
-        json.dumps({"format": cache.FORMAT, "key": key, "data": other}), encoding="utf-8"
-    )
+    secret = cache.signing_key(where)  # signed as rulekit signs: only the folder is wrong
+    assert secret is not None
+    body = json.dumps({"format": cache.FORMAT, "key": key, "data": other}).encode()
+    (where / f"parse-{key}.json").write_bytes(cache._mac(secret, body) + b"\n" + body)
 
 
 def _parsed_anew(path: str = "a.rk") -> bool:
@@ -247,8 +251,9 @@ def _parsed_anew(path: str = "a.rk") -> bool:
 
 
 def test_the_planted_entry_would_be_taken_from_a_private_folder(folder: Path) -> None:
-    # the check of the tests below: in the cache's own folder the planted entry is read
-    # (the cache trusts its own private folder, as any user's cache does)
+    # the check of the tests below: in the cache's own folder an entry signed with this
+    # user's key is read (whoever holds the key is this user; test_confinement shows an
+    # entry that is not signed so is not)
     _plant(folder, "a.rk")
     counting = CountingParse()
     assert cache.cached_parse(TEXT, "a.rk", counting) != parse(TEXT, "a.rk")
@@ -332,7 +337,10 @@ def test_nothing_is_read_from_the_rulebooks_folder(
     entry = {"format": cache.FORMAT, "key": key, "data": other}
     for where in (book, book / ".rulekit", book / "__pycache__", book.parent):
         where.mkdir(exist_ok=True)
-        (where / f"parse-{key}.json").write_text(json.dumps(entry), encoding="utf-8")
+        secret = cache.signing_key(where)  # signed as if rulekit had written it there
+        assert secret is not None
+        body = json.dumps(entry).encode()
+        (where / f"parse-{key}.json").write_bytes(cache._mac(secret, body) + b"\n" + body)
     result = run_cli("resolve", str(book), "p")
     assert result.exit_code == 0, result.output
     assert "result: 3" in result.output

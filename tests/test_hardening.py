@@ -407,12 +407,13 @@ def test_a_trace_replays_from_another_directory(
     result = run_cli("run", "book", "--seed", "2", "--turns", "2", "--trace", "t.jsonl")
     assert result.exit_code == 0, result.stderr
     monkeypatch.chdir(tmp_path / "b")
-    result = run_cli("replay", "../a/t.jsonl")
+    # the trace's own rulebook path is not followed unless the user names it (issue 37 §2)
+    result = run_cli("replay", "../a/t.jsonl", "--rulebook", "../a/book")
     assert result.exit_code == 0, result.stderr
     assert "replay matches: 2 turn(s)" in result.stdout
     with (tmp_path / "a" / "book" / "patrol.rk").open("a", encoding="utf-8") as handle:
         handle.write("# changed\n")
-    err = fails(run_cli("replay", "../a/t.jsonl"))
+    err = fails(run_cli("replay", "../a/t.jsonl", "--rulebook", "../a/book"))
     assert "the rulebook changed since the trace was recorded: patrol.rk changed" in err
     assert "tamper" not in err and "changed after it was written" not in err
 

@@ -52,6 +52,26 @@ def shown_path(path: Path) -> str:
 VARIANT_DIRS = ("editions", "variants")
 
 
+def inside(path: Path, folder: Path, shown: str) -> Path:
+    """``path`` with its links followed, when that stays inside ``folder``: a file of a
+    rulebook that is a link to a file elsewhere is refused like an include that leaves it
+    (a rulebook a user was sent reads nothing else, and no error prints another file's
+    line)."""
+    real = path.resolve()
+    if not real.is_relative_to(folder.resolve()):
+        raise InputError(
+            [
+                error(
+                    f"'{shown}' is a link to a file outside the rulebook's folder",
+                    where=shown,
+                    hint=f"the files of a rulebook are inside {shown_path(folder)}: "
+                    "copy the file in instead of linking to it",
+                )
+            ]
+        )
+    return real
+
+
 def variant_file(arg: str) -> Path:
     """``DIR@NAME`` -> the variant file DIR/editions/NAME.rk (or DIR/variants/NAME.rk)."""
     base, name = arg.rsplit("@", 1)
@@ -59,7 +79,7 @@ def variant_file(arg: str) -> Path:
     for folder in VARIANT_DIRS:
         path = root / folder / f"{name}.rk"
         if path.is_file():
-            return path
+            return inside(path, root, shown_path(path))
     known = sorted(p.stem for folder in VARIANT_DIRS for p in (root / folder).glob("*.rk"))
     hint = did_you_mean(name, known) or (
         f"its variants are: {', '.join(known)}" if known else f"{base} has no variants"
@@ -79,7 +99,7 @@ def resolve_rulebook_path(arg: str) -> tuple[Path, Path]:
             rk = sorted(p.name for p in path.glob("*.rk"))
             listing = f"this directory has: {', '.join(rk)}" if rk else "create rulebook.rk in it"
             raise InputError([error(f"'{arg}' has no {ENTRY}", where="RULEBOOK", hint=listing)])
-        return path.resolve(), entry.resolve()
+        return path.resolve(), inside(entry, path, shown_path(entry))
     if path.is_file():
         return path.resolve().parent, path.resolve()
     parent = path.parent if str(path.parent) else Path(".")
@@ -119,11 +139,34 @@ _CHANGES = (
 )
 
 
+def rulebook_home(arg: str) -> Path:
+    """The folder the rulebook the user named is confined to: a variant's base, and every
+    file either reads, must be inside it. ``DIR`` and ``DIR@NAME``: DIR. A file named
+    directly: its folder, or the folder above when it is a variant file of a rulebook's
+    ``editions/`` or ``variants/`` (``DIR/editions/v.rk`` extends ``DIR``). A rulebook's own
+    entry file is never such a variant file: a rulebook sent as a folder named ``editions/``
+    cannot reach the folders beside it."""
+    base = arg.rsplit("@", 1)[0] if "@" in arg else arg
+    path = bundled.rulebook(base) or Path(base)
+    if "@" in arg or path.is_dir():
+        return path.resolve()
+    folder = path.absolute().parent
+    if folder.name in VARIANT_DIRS and path.name != ENTRY:
+        folder = folder.parent
+    return folder.resolve()
+
+
 class _Loader:
     def __init__(
-        self, root: Path, sources: Sources | None = None, read: FileReader = read_file
+        self,
+        root: Path,
+        sources: Sources | None = None,
+        read: FileReader = read_file,
+        home: Path | None = None,
     ) -> None:
         self.root = root
+        # the folder of the rulebook the user named: a variant's base stays inside it
+        self.home = home if home is not None else root
         self.read = read
         self.sources = sources if sources is not None else Sources()
         self.errors: list[Diagnostic] = []
@@ -152,9 +195,11 @@ class _Loader:
         self, path: Path, module: n.Module, header: n.VariantHeader, stack: tuple[Path, ...]
     ) -> Rulebook:
         target = (path.parent / header.base).resolve()
-        # a variant names files of its own rulebook: the folder holding its editions/ or
-        # variants/ folder, or its own folder
-        home = path.parent.parent if path.parent.name in VARIANT_DIRS else path.parent
+        # a variant names files of the rulebook the user named (rulebook_home), with its
+        # links followed: a folder beside it is another rulebook, not this one's
+        home = self.home
+        if target.is_dir():
+            target = (target / ENTRY).resolve()
         if not target.is_relative_to(home.resolve()):
             raise RulebookInvalid(
                 [
@@ -172,13 +217,13 @@ class _Loader:
             raise RulebookInvalid(
                 [error(f"variants extend variants more than {MAX_INCLUDE_DEPTH} deep", header.span)]
             )
-        if target.is_dir():
-            target = target / ENTRY
         if not target.is_file():
             raise RulebookInvalid(
                 [error(f"the variant extends '{header.base}', which is not there", header.span)]
             )
-        base = _Loader(target.parent, self.sources, self.read).load(target, (*stack, path))
+        base = _Loader(target.parent, self.sources, self.read, self.home).load(
+            target, (*stack, path)
+        )
         book = copy_book(base)
         book.files.append(self._rel(path))
         book.variants.append(header.name)
@@ -264,7 +309,7 @@ class _Loader:
             if not book.name:
                 book.name, book.edition = decl.name, decl.edition
                 book.default_scenario = decl.scenario
-                if decl.scenario is not None and not _plain_name(decl.scenario):
+                if decl.scenario is not None and not plain_name(decl.scenario):
                     self.errors.append(
                         error(
                             f"scenario '{decl.scenario}' is not the name of a scenario",
@@ -331,7 +376,7 @@ class _Loader:
         )
 
 
-def _plain_name(name: str) -> bool:
+def plain_name(name: str) -> bool:
     """A file name of one folder: no path, nothing hidden, so it stays in that folder."""
     if not name or name.startswith(".") or name.endswith(".toml"):
         return False
@@ -342,7 +387,7 @@ def load_rulebook(arg: str, options: Sequence[str] = (), read: FileReader = read
     """Read and parse a rulebook or variant (not yet checked), with options switched on;
     ``read`` gives each file's text and nodes (by default from the disk)."""
     root, entry = resolve_rulebook_path(arg)
-    book = _Loader(root, read=read).load(entry)
+    book = _Loader(root, read=read, home=rulebook_home(arg)).load(entry)
     if options:
         overlay = Overlay(book)
         for name in options:

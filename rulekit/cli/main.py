@@ -609,16 +609,7 @@ def run_cmd(
     if spec == "interactive":
         chosen = make_policy(spec, seed, ask, lambda text: err.print(Text(text)), context)
     if resume is not None:
-        if scenario is not None:
-            raise InputError(
-                [
-                    error(
-                        "--resume continues a saved game: it has its own scenario",
-                        where="--scenario",
-                    )
-                ]
-            )
-        game = resume_game(checked, resume, policy, chosen)
+        game = resume_game(checked, resume, policy, chosen, scenario)
     else:
         game = new_game(checked, scenario, seed, spec, chosen)
     from rulekit.cli.run_dice import force_dice, release_dice
@@ -643,16 +634,32 @@ def run_cmd(
         raise InputError(
             [error(f"cannot write '{trace}': {exc.strerror}", where="--trace")]
         ) from None
+    from rulekit.cli.simulate_cmd import stopped_by_sigterm
+
+    # the game at the end of the last whole turn: what a run stopped mid-turn saves
+    kept = [game.save_file()] if save else []
     try:
-        with located_in(checked.book.sources):
+        with located_in(checked.book.sources), stopped_by_sigterm():
             if sink is not None:
                 sink.write(json.dumps(trace_header(game, rulebook, resume), sort_keys=True) + "\n")
             shown = functools.partial(explain_turn, every=explain == "all")
             quiet = as_json or bool(explain) or isinstance(chosen, InteractivePolicy)
             with turns_progress(err, game.turns_left(turns), quiet) as advance:
-                result = game.play(turns, sink, shown if explain and not as_json else advance)
+                each = shown if explain and not as_json else advance
+
+                def turn_end(turn: int, events: list[Any]) -> None:
+                    if each is not None:
+                        each(turn, events)
+                    if kept:
+                        kept[0] = game.save_file()
+
+                result = game.play(turns, sink, turn_end)
             if sink is not None:
                 write_trace_footer(sink, result)
+    except KeyboardInterrupt as stop:
+        from rulekit.cli.paths import stopped_run
+
+        stopped_run(stop, game.turn, save, kept[0] if kept else None)
     finally:
         if sink is not None:
             sink.close()
@@ -667,52 +674,6 @@ def run_cmd(
     print_run(result, save)
 
 
-@main.command("replay")
-@click.argument("trace")
-@click.option("--rulebook", "rulebook", help="The rulebook, if not where the trace says.")
-@json_flag
-@reports_errors
-def replay_cmd(trace: str, rulebook: str | None, as_json: bool) -> None:
-    """Re-run a recorded game from its trace and confirm it ends in the same state."""
-    import json as _json
-
-    from rich.text import Text
-
-    from rulekit.book.checker import load
-    from rulekit.cli.paths import traced_rulebook
-    from rulekit.cli.show import out
-    from rulekit.errors import InputError, error
-    from rulekit.play.runner import replay
-    from rulekit.play.trace_io import read_trace_text
-
-    first = (read_trace_text(trace).splitlines() or ["{}"])[0]
-    try:
-        header = _json.loads(first)
-    except (ValueError, RecursionError):
-        header = None
-    if not isinstance(header, dict):
-        raise InputError([error(f"'{trace}' is not a rulekit trace", where="replay")])
-    rulebook = rulebook or traced_rulebook(header)
-    checked = load(rulebook, header.get("options", []))
-    report = replay(checked, trace)
-    if as_json:
-        _emit_json(
-            {
-                "ok": True,
-                "turns": report.turns,
-                "events": report.events,
-                "state_hash": report.state_hash,
-            }
-        )
-        return
-    out.print(
-        Text(
-            f"replay matches: {report.turns} turn(s), {report.events} event(s), "
-            f"end state {report.state_hash[:16]}"
-        )
-    )
-
-
 from rulekit.cli import simulate_opts  # noqa: E402 - a module of its own
 
 simulate_opts.register(main, option_switches, json_flag, reports_errors)
@@ -724,7 +685,14 @@ main.add_command(play_cmd)
 main.add_command(procedures_cmd)
 
 # commands in modules of their own, imported last (they import this module's options)
-from rulekit.cli import library_cmd, odds_cmd, plot_cmd, render_cmd, report_cmd  # noqa: E402
+from rulekit.cli import (  # noqa: E402
+    library_cmd,
+    odds_cmd,
+    plot_cmd,
+    render_cmd,
+    replay_cmd,
+    report_cmd,
+)
 from rulekit.cli.advise_cmd import advise_cmd  # noqa: E402
 from rulekit.cli.compile_cmd import compile_cmd  # noqa: E402
 from rulekit.cli.lsp_cmd import lsp_cmd  # noqa: E402 - the language server
@@ -732,6 +700,7 @@ from rulekit.cli.lsp_cmd import lsp_cmd  # noqa: E402 - the language server
 render_cmd.register(main, option_switches, reports_errors)
 plot_cmd.register(main, reports_errors)
 report_cmd.register(main, json_flag, reports_errors)
+replay_cmd.register(main, json_flag, reports_errors, _emit_json)
 library_cmd.register(main, json_flag, reports_errors)
 for command in (compile_cmd, advise_cmd, odds_cmd.odds_cmd, lsp_cmd):
     main.add_command(command)

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 import click
 
+from rulekit import bundled
 from rulekit.errors import InputError, error
 
 
@@ -110,13 +112,18 @@ def save_or_rescue(path: str, flag: str, write: Callable[[str], None]) -> str:
     )
 
 
-def traced_rulebook(header: dict[str, Any]) -> str:
-    """The rulebook a trace was recorded with: by the absolute path it stores (so a replay
-    works from any directory), else as it was given (traces of older rulekits)."""
+def traced_rulebook(header: dict[str, Any], trace: str) -> str:
+    """The rulebook a trace was recorded with, when the user did not name one: by the
+    absolute path it stores (so a replay works from any directory), else as it was given
+    (traces of older rulekits); used only when it is one of rulekit's own rulebooks or the
+    user confirms it (``recorded_rulebook``)."""
     rulebook = str(header.get("rulebook_path", ""))
     if not Path(rulebook.partition("@")[0]).exists():
         rulebook = str(header.get("rulebook", ""))
-    if not Path(rulebook.partition("@")[0]).exists():
+    if (
+        not Path(rulebook.partition("@")[0]).exists()
+        and bundled.rulebook(rulebook.partition("@")[0]) is None
+    ):
         raise InputError(
             [
                 error(
@@ -127,4 +134,77 @@ def traced_rulebook(header: dict[str, Any]) -> str:
                 )
             ]
         )
-    return rulebook
+    return recorded_rulebook(rulebook, f"the trace '{trace}'", f"rulekit replay {trace} --rulebook")
+
+
+def is_bundled(rulebook: str) -> bool:
+    """Whether ``rulebook`` (DIR, FILE or DIR@VARIANT) is one of those that come with
+    rulekit: by name, or by a path inside its own rulebooks/ or examples/ folders."""
+    base = rulebook.partition("@")[0]
+    if bundled.rulebook(base) is not None:
+        return True
+    home = bundled.root()
+    if home is None or not base:
+        return False
+    real = Path(base).resolve()
+    return any(real.is_relative_to((home / kind).resolve()) for kind in bundled.KINDS)
+
+
+def recorded_rulebook(rulebook: str, named_in: str, command: str) -> str:
+    """A rulebook path a file names (a trace, a play save), used only when the user would
+    have named it: one of rulekit's own, or confirmed at a terminal. A file a user was sent
+    does not make rulekit read a rulebook of its choosing elsewhere on the disk."""
+    if is_bundled(rulebook):
+        return rulebook
+    question = f"{named_in} was played with the rulebook '{rulebook}': load it?"
+    if sys.stdin.isatty() and click.confirm(question, default=False, err=True):
+        return rulebook
+    raise InputError(
+        [
+            error(
+                f"{named_in} names the rulebook '{rulebook}', which you did not name",
+                where="RULEBOOK",
+                hint=f"a file's rulebook path is not followed: if that is the rulebook, "
+                f"name it yourself: {command} {rulebook}",
+            )
+        ]
+    )
+
+
+def recorded_scenario(scenario: str, named_in: str) -> None:
+    """A scenario file a play save names outside the rulebook's scenarios/: read only when
+    the player confirms it at a terminal (a save a user was sent names the rulebook's own
+    scenarios by name)."""
+    question = f"{named_in} was played from the scenario file '{scenario}': read it?"
+    if sys.stdin.isatty() and click.confirm(question, default=False, err=True):
+        return
+    raise InputError(
+        [
+            error(
+                f"{named_in} names the scenario '{scenario}', which is not one of the "
+                "rulebook's scenarios",
+                where="--resume",
+                hint="a save names a scenario of the rulebook's scenarios/ folder; to play "
+                f"that file, start a new game from it: rulekit play RULEBOOK --scenario {scenario}",
+            )
+        ]
+    )
+
+
+def stopped_run(stop: KeyboardInterrupt, turn: int, save: str | None, kept: Any) -> NoReturn:
+    """A run stopped by SIGTERM (exit 143) or Ctrl-C (130): the last whole turn is saved
+    (atomically, as every save) when --save was given; one line says what is kept."""
+    from rich.text import Text
+
+    from rulekit.cli.show import err
+    from rulekit.cli.simulate_cmd import Terminated
+    from rulekit.play.saves import write_save
+
+    how = "stopped (SIGTERM)" if isinstance(stop, Terminated) else "interrupted"
+    if save and kept is not None:
+        save_or_rescue(save, "--save", lambda path: write_save(path, kept))
+        done = f"the game is saved in {save} as it was after turn {kept.turn}"
+    else:
+        done = "nothing is saved (--save FILE keeps the turns played)"
+    err.print(Text(f"{how} in turn {turn}: {done}"))
+    sys.exit(143 if isinstance(stop, Terminated) else 130)

@@ -77,6 +77,20 @@ def play_cmd(
                 raise click.UsageError("--resume continues a saved game: no --scenario or --seed")
             given = _absolute(rulebook) if rulebook is not None else None
             save = read_play_save(Path(resume) if resume else autosave_path(), given)
+            if rulebook is None and resume:
+                # a save the user names (not rulekit's own autosave) names a rulebook path
+                # that is followed only if it is rulekit's own or the player confirms it
+                from rulekit.cli.paths import recorded_rulebook
+
+                save.rulebook = recorded_rulebook(
+                    save.rulebook, f"the save '{resume}'", f"rulekit play --resume {resume}"
+                )
+            if resume:
+                from rulekit.book.loader import plain_name
+                from rulekit.cli.paths import recorded_scenario
+
+                if not plain_name(save.scenario):  # a file elsewhere: the player confirms
+                    recorded_scenario(save.scenario, f"the save '{resume}'")
             checked = load(rulebook or save.rulebook, list(options) or save.options)
             if (checked.book.name, checked.book.edition or "") != (save.name, save.edition):
                 raise click.UsageError(
@@ -88,7 +102,14 @@ def play_cmd(
                 raise click.UsageError("give a RULEBOOK, or --resume to continue a game")
             checked = load(rulebook, options)
             save = start_save(checked, _absolute(rulebook), scenario, seed)
-        code = PlaySession(checked, save, max_steps=max_steps).run()
+        from rulekit.cli.simulate_cmd import Terminated, stopped_by_sigterm
+
+        # SIGTERM is handled as Ctrl-C is (the game saved, atomically, and one line says
+        # where), then exits 143, as a process stopped by SIGTERM does
+        with stopped_by_sigterm() as signalled:
+            code = PlaySession(checked, save, max_steps=max_steps).run()
+        if signalled and isinstance(signalled[0], Terminated):
+            code = 143
     except RulekitError as exc:
         click.echo(exc.render(exc.sources), err=True)
         sys.exit(1)

@@ -36,19 +36,23 @@ class Terminated(KeyboardInterrupt):
 
 
 @contextlib.contextmanager
-def stopped_by_sigterm() -> Iterator[None]:
-    """While a simulation runs, SIGTERM stops it as Ctrl-C does (shards in flight given up,
-    finished ones kept in --out, the cursor restored), then the old handler comes back."""
+def stopped_by_sigterm() -> Iterator[list[Terminated]]:
+    """While a simulation (a run, a game of play) runs, SIGTERM stops it as Ctrl-C does
+    (shards in flight given up, finished ones kept in --out, the cursor restored), then the
+    old handler comes back. The list given holds the Terminated raised, for a caller that
+    catches it (play does) and still has to exit 143."""
+    raised: list[Terminated] = []
 
     def stop(signum: int, frame: Any) -> None:
-        raise Terminated()
+        raised.append(Terminated())
+        raise raised[-1]
 
     if threading.current_thread() is not threading.main_thread():
-        yield  # signals are the main thread's; a run in a thread (tests) keeps them
+        yield raised  # signals are the main thread's; a run in a thread (tests) keeps them
         return
     before = signal.signal(signal.SIGTERM, stop)
     try:
-        yield
+        yield raised
     finally:
         signal.signal(signal.SIGTERM, before)
 

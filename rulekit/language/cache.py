@@ -6,7 +6,12 @@ A parsed file is keyed by its text, the path its spans name, the code that build
 to the same nodes, so a rulebook read again skips lark, which is most of a cold start. The
 parser's LALR tables are keyed by the grammar and lark's version (parser.py). An entry is
 checked as it is read (its own key inside, known node classes with their field counts,
-plain values only); anything else is parsed anew and replaced. Only files that parse are
+plain values only) and signed: its first line is an HMAC of the rest under a secret key
+of this user's kept beside the folder (``rulekit.key`` next to ``rulekit/``, 0600, made on
+first use), so an entry planted or changed in the folder, or a folder copied from another
+machine or restored from a CI cache, does not verify and is never trusted: whoever can
+write the folder but not read the key cannot change what a procedure does. Anything that
+does not verify is parsed anew and replaced. Only files that parse are
 kept; entries are written atomically, so two commands running at once never read half an
 entry. Pruning touches only this module's own entry names, never other files in the folder.
 
@@ -20,9 +25,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import os
 import re
+import secrets
 import stat
 import sys
 import tempfile
@@ -37,7 +44,7 @@ import attrs
 
 from rulekit.language import nodes as n
 
-FORMAT = 1  # of an entry's JSON: a change to the encoding below is a new format
+FORMAT = 2  # of an entry's JSON (2: signed): a change to the encoding below is a new format
 MAX_ENTRIES = 2000  # parsed files; beyond it the oldest half goes (edited files leave stale ones)
 _OFF = ("", "0", "off", "no", "false")
 _PARSED = re.compile(r"parse-[0-9a-f]{64}\.json")  # the only names pruning may delete
@@ -92,15 +99,74 @@ def _code_stamp() -> bytes:
     return stamp.digest()
 
 
-# ---- entries: JSON files with their key inside ------------------------------------------
+# ---- the signing key: a secret of this user's, beside the folder -------------------------
+
+
+def key_path(folder: Path) -> Path:
+    """``~/.cache/rulekit`` -> ``~/.cache/rulekit.key``: not inside the folder, so a copy
+    of the folder (a CI cache restored, a folder sent) carries no key its entries verify by."""
+    return folder.with_name(folder.name + ".key")
+
+
+_KEYS: dict[Path, bytes] = {}  # read once a process
+
+
+def signing_key(folder: Path) -> bytes | None:
+    """The secret entries of ``folder`` are signed with, made (0600) if there is none; None
+    (no cache) when the file there is not a private file of this user's."""
+    if folder in _KEYS:
+        return _KEYS[folder]
+    key = _read_key(key_path(folder))
+    if key is not None:
+        _KEYS[folder] = key
+    return key
+
+
+def _read_key(path: Path) -> bytes | None:
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(2):
+        try:
+            fd = os.open(path, flags)
+        except FileNotFoundError:
+            with contextlib.suppress(FileExistsError, OSError):
+                made = os.open(
+                    path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | (flags ^ os.O_RDONLY), 0o600
+                )
+                with os.fdopen(made, "wb") as out:
+                    out.write(secrets.token_bytes(32))
+            continue
+        except OSError:
+            return None
+        with os.fdopen(fd, "rb") as handle:
+            st = os.fstat(handle.fileno())
+            mine = not hasattr(os, "getuid") or st.st_uid == os.getuid()
+            if not stat.S_ISREG(st.st_mode) or not mine or st.st_mode & 0o077:
+                return None
+            key = handle.read(64)
+        return key if len(key) >= 32 else None
+    return None
+
+
+def _mac(secret: bytes, body: bytes) -> bytes:
+    return hmac.new(secret, body, hashlib.sha256).hexdigest().encode()
+
+
+# ---- entries: JSON files with their key inside, signed ------------------------------------
 
 
 def read_entry(
     folder: Path, name: str, key: str, object_hook: Callable[[dict[str, Any]], Any] | None = None
 ) -> Any:
-    """The data of an entry, or None if it is missing, unreadable, or not this key's."""
+    """The data of an entry, or None if it is missing, unreadable, not this key's, or not
+    signed with this user's key."""
+    secret = signing_key(folder)
+    if secret is None:
+        return None
     try:
-        entry = json.loads((folder / name).read_bytes(), object_hook=object_hook)
+        mac, _, body = (folder / name).read_bytes().partition(b"\n")
+        if not hmac.compare_digest(mac, _mac(secret, body)):
+            return None
+        entry = json.loads(body, object_hook=object_hook)
     except (OSError, ValueError, TypeError, RecursionError):
         return None
     if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
@@ -111,11 +177,16 @@ def read_entry(
 def write_entry(folder: Path, name: str, key: str, data: Any) -> None:
     """Write one entry atomically; a cache that cannot be written is no cache, not an error."""
     tmp: str | None = None
+    secret = signing_key(folder)
+    if secret is None:
+        return
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        body = json.dumps({"format": FORMAT, "key": key, "data": data}, separators=(",", ":"))
+        signed = _mac(secret, body.encode()) + b"\n" + body.encode()
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=name.split("-")[0] + "-", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump({"format": FORMAT, "key": key, "data": data}, out, separators=(",", ":"))
+        with os.fdopen(fd, "wb") as out:
+            out.write(signed)
         os.replace(tmp, folder / name)
         tmp = None
     except (OSError, ValueError, RecursionError):

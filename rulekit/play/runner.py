@@ -20,6 +20,7 @@ from attrs import define, field
 
 from rulekit.book.checker import Checked
 from rulekit.book.inputs import read_toml
+from rulekit.book.loader import plain_name
 from rulekit.engine.dice import ForcedDice, SeededDice
 from rulekit.engine.interpreter import Interpreter
 from rulekit.engine.policy import (
@@ -168,7 +169,11 @@ def _rng_state(rng: random.Random) -> list[int]:
 
 
 def _set_rng(rng: random.Random, data: list[int]) -> None:
-    rng.setstate((data[0], tuple(data[1:-1]), None))
+    try:
+        rng.setstate((data[0], tuple(data[1:-1]), None))
+    except (OverflowError, ValueError, TypeError, IndexError):
+        # a number out of the generator's range (found by bench/fuzz.py): damaged, said so
+        raise ValueError("dice_state is not a state of the dice") from None
 
 
 # ---- the game ----------------------------------------------------------------------------------
@@ -274,30 +279,32 @@ class Game:
         )
 
     def save(self, path: str) -> None:
+        write_save(path, self.save_file())
+
+    def save_file(self) -> SaveFile:
+        """The game as it stands, as a save (written by ``save``, or kept at each turn's
+        end so that a run stopped mid-turn saves the last whole turn)."""
         values, entities = encode_state(self.interp.state.values)
         dice = getattr(self.interp.dice, "inner", self.interp.dice)  # advised: _Recording
         book = self.checked.book
-        write_save(
-            path,
-            SaveFile(
-                SAVE_FORMAT,
-                book.name,
-                book.edition or "",
-                self.scenario.ref(self.checked),
-                self.scenario.info.title,
-                self.turn,
-                self.policy_spec,
-                values,
-                entities,
-                self.seed,
-                _rng_state(dice.rng) if isinstance(dice, SeededDice) else [],
-                policy_state(self.interp.policy),
-                sorted(self.interp.changed),
-                list(self.provisional_used),
-                self.interp.entity_count,
-                self.ended or "",
-                list(book.options_on),
-            ),
+        return SaveFile(
+            SAVE_FORMAT,
+            book.name,
+            book.edition or "",
+            self.scenario.ref(self.checked),
+            self.scenario.info.title,
+            self.turn,
+            self.policy_spec,
+            values,
+            entities,
+            self.seed,
+            _rng_state(dice.rng) if isinstance(dice, SeededDice) else [],
+            policy_state(self.interp.policy),
+            sorted(self.interp.changed),
+            list(self.provisional_used),
+            self.interp.entity_count,
+            self.ended or "",
+            list(book.options_on),
         )
 
 
@@ -307,8 +314,10 @@ def new_game(
     seed: int | None,
     policy_spec: str = "default",
     policy: Policy | None = None,
+    named_in: str | None = None,
 ) -> Game:
-    """A game at the start of a scenario (the rulebook's default one if none is named)."""
+    """A game at the start of a scenario (the rulebook's default one if none is named);
+    ``named_in``: the file naming the scenario, when not the user (find_scenario)."""
     name = scenario_name or checked.book.default_scenario
     if name is None:
         raise InputError(
@@ -320,7 +329,7 @@ def new_game(
                 )
             ]
         )
-    scenario = load_scenario(checked, find_scenario(checked, name))
+    scenario = load_scenario(checked, find_scenario(checked, name, named_in))
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     chosen = policy or make_policy(policy_spec, seed, checked=checked)
@@ -340,19 +349,45 @@ def attach_policy(interp: Interpreter) -> None:
 
 
 def resume_game(
-    checked: Checked, path: str, policy_spec: str | None = None, policy: Policy | None = None
+    checked: Checked,
+    path: str,
+    policy_spec: str | None = None,
+    policy: Policy | None = None,
+    scenario: str | None = None,
 ) -> Game:
-    """A game continued from a save: same state, same dice, same policy."""
+    """A game continued from a save: same state, same dice, same policy. The save names one
+    of the rulebook's scenarios; a scenario file elsewhere is read only when the user names
+    it too (``scenario``, their --scenario)."""
     try:
-        return _resume(checked, path, policy_spec, policy)
+        return _resume(checked, path, policy_spec, policy, scenario)
     except _DAMAGED as exc:
         raise _damaged(path, "--resume", exc) from None
 
 
-def _resume(checked: Checked, path: str, policy_spec: str | None, policy: Policy | None) -> Game:
+def _saved_scenario(checked: Checked, save: str, path: str, given: str | None) -> str:
+    """The scenario file of a save: one of the rulebook's by the name it stores, or the
+    file the user names with --scenario when the save names that same file."""
+    if given is None:
+        return find_scenario(checked, save, named_in=f"'{path}'")
+    if plain_name(save) or Path(given).resolve() != Path(save).resolve():
+        raise InputError(
+            [
+                error(
+                    "--resume continues a saved game: it has its own scenario",
+                    where="--scenario",
+                    hint=f"give --scenario only to name the scenario file the save names ({save})",
+                )
+            ]
+        )
+    return find_scenario(checked, given)
+
+
+def _resume(
+    checked: Checked, path: str, policy_spec: str | None, policy: Policy | None, given: str | None
+) -> Game:
     book = checked.book
     save = read_save(path, book.name, book.edition or "", book.options_on)
-    scenario = load_scenario(checked, find_scenario(checked, save.scenario))
+    scenario = load_scenario(checked, _saved_scenario(checked, save.scenario, path, given))
     spec = policy_spec or save.policy
     dice = SeededDice(save.seed)
     if save.dice_state:
@@ -367,6 +402,18 @@ def _resume(checked: Checked, path: str, policy_spec: str | None, policy: Policy
         raise InputError(
             [error(f"'{path}' does not fit this rulebook: {exc}", where="--resume")]
         ) from None
+    missing = [name for name in (*book.states, *book.tracks) if name not in values]
+    if missing:  # the engine reads every one (found by bench/fuzz.py: a KeyError mid-turn)
+        raise InputError(
+            [
+                error(
+                    f"'{path}' does not fit this rulebook: it has no value for "
+                    + ", ".join(f"'{name}'" for name in missing[:5]),
+                    where="--resume",
+                    hint="it was changed after rulekit wrote it, or the rulebook was",
+                )
+            ]
+        )
     for name, value in values.items():
         if name not in book.states and name not in book.tracks:
             # the engine reads only declared names from the state (an enum member otherwise)
@@ -527,15 +574,47 @@ def _damaged(path: str, flag: str, exc: Exception) -> InputError:
     )
 
 
-def replay(checked: Checked, path: str) -> ReplayReport:
-    """Re-run a recorded game from its own dice and decisions; every event must match."""
+def replay(
+    checked: Checked, path: str, scenario: str | None = None, resumed_from: str | None = None
+) -> ReplayReport:
+    """Re-run a recorded game from its own dice and decisions; every event must match. The
+    trace names one of the rulebook's scenarios (else the user gives the file, ``scenario``)
+    and, for a resumed game, its save: the file ``resumed_from`` the user names, else the
+    save of that name beside the trace."""
     try:
-        return _replay(checked, path)
+        return _replay(checked, path, scenario, resumed_from)
     except _DAMAGED as exc:
         raise _damaged(path, "replay", exc) from None
 
 
-def _replay(checked: Checked, path: str) -> ReplayReport:
+def _save_of_trace(path: str, recorded: str, given: str | None) -> str:
+    """The save a trace's game was resumed from: the user's --resumed-from, else the file
+    of its name beside the trace (links out of that folder refused). A trace a user was
+    sent does not make rulekit read a file of its choosing elsewhere."""
+    if given is not None:
+        return given
+    folder = Path(path).resolve().parent
+    beside = folder / Path(recorded).name
+    try:
+        inside = beside.is_file() and beside.resolve().is_relative_to(folder)
+    except OSError:  # a name too long for the system (found by bench/fuzz.py): not there
+        inside = False
+    if plain_name(Path(recorded).stem) and inside:
+        return str(beside)
+    raise InputError(
+        [
+            error(
+                f"the trace continues the game saved in '{recorded}', which is not beside it",
+                where=path,
+                hint=f"give that save: rulekit replay {path} --resumed-from {recorded}",
+            )
+        ]
+    )
+
+
+def _replay(
+    checked: Checked, path: str, given_scenario: str | None, given_save: str | None
+) -> ReplayReport:
     header, body, footer = _read_trace(path)
     changes = rulebook_changes(checked, header)
     if changes:
@@ -562,9 +641,14 @@ def _replay(checked: Checked, path: str) -> ReplayReport:
             deciders.append(str(data.get("by", "replay")))
     policy = ReplayPolicy(decisions, deciders)
     if header.get("resumed_from"):
-        game = resume_game(checked, header["resumed_from"], header["policy"], policy)
+        save = _save_of_trace(path, str(header["resumed_from"]), given_save)
+        game = resume_game(checked, save, header["policy"], policy)
+    elif given_scenario is not None:
+        game = new_game(checked, given_scenario, header["seed"], header["policy"], policy)
     else:
-        game = new_game(checked, header["scenario"], header["seed"], header["policy"], policy)
+        game = new_game(
+            checked, header["scenario"], header["seed"], header["policy"], policy, f"'{path}'"
+        )
     game.interp.use_dice(ForcedDice(faces))
     recorded = iter(body)
     was = (str(header["cwd"]), str(header["root"])) if "cwd" in header else None

@@ -36,6 +36,7 @@ from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
 from rulekit.book import types as t
 from rulekit.book.checker import Checked
 from rulekit.book.inputs import ValueReader, load_given, locate_key
+from rulekit.book.loader import inside, plain_name
 from rulekit.engine.interpreter import Interpreter
 from rulekit.errors import InputError, RulekitError, did_you_mean, error
 from rulekit.language import nodes as n
@@ -95,21 +96,42 @@ class Scenario:
 _converter = cattrs.Converter(forbid_extra_keys=True)
 
 
-def find_scenario(checked: Checked, name: str) -> str:
-    """A scenario by name (``scenarios/NAME.toml`` in the rulebook) or by path."""
+def find_scenario(checked: Checked, name: str, named_in: str | None = None) -> str:
+    """A scenario by name (``scenarios/NAME.toml`` in the rulebook) or, when the user gave
+    it on the command line, by path. ``named_in`` is the file that names it otherwise (a
+    save, a trace): a file a user was sent names the rulebook's own scenarios, by name only,
+    so it makes rulekit read nothing else. A scenario file that is a link out of the
+    rulebook's folder is refused like an include that leaves it."""
     path = Path(name)
-    if path.suffix == ".toml" and path.is_file():
+    if named_in is None and path.suffix == ".toml" and path.is_file():
         return str(path)
     folder = checked.book.root / SCENARIO_DIR
+    if named_in is not None and not plain_name(name):
+        raise InputError(
+            [
+                error(
+                    f"{named_in} names the scenario '{name}', which is not one of the "
+                    "rulebook's scenarios",
+                    where=named_in,
+                    hint="a save or trace names a scenario of the rulebook's scenarios/ "
+                    "folder; give the file yourself with --scenario FILE",
+                )
+            ]
+        )
     candidate = folder / f"{name}.toml"
-    if candidate.is_file():
+    try:
+        there = plain_name(name) and candidate.is_file()
+    except OSError:  # a name too long for the system (found by bench/fuzz.py): no such file
+        there = False
+    if there:
+        inside(candidate, checked.book.root, str(candidate))
         return str(candidate)
     known = sorted(p.stem for p in folder.glob("*.toml")) if folder.is_dir() else []
     raise InputError(
         [
             error(
                 f"no scenario '{name}' in {checked.book.name or 'this rulebook'}",
-                where="--scenario",
+                where=named_in.strip("'") if named_in else "--scenario",
                 hint=did_you_mean(name, known)
                 or (f"its scenarios are: {', '.join(known)}" if known else "it has no scenarios"),
             )

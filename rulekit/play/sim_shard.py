@@ -60,6 +60,8 @@ def pack_rulebook(rulebook: str) -> Shipped:
     for path in sorted(root.rglob("*")):
         if path.suffix not in SHIPPED_SUFFIXES or not path.is_file():
             continue
+        if not path.resolve().is_relative_to(root.resolve()):
+            continue  # a link out of the rulebook's folder: never read, never shipped
         text = path.read_text(encoding="utf-8")
         size += len(text)
         files.append((str(path.relative_to(root)), text))

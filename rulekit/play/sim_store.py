@@ -10,11 +10,18 @@ finished shard: a run given the same directory again reads it instead of playing
 so a long study can be stopped and resumed, and ``rulekit report DIR`` summarises it without
 playing. Files are written under a temporary name and renamed, so a run stopped mid-write
 never leaves half a shard that looks finished.
+
+A shard's summary carries the study's hash (of its settings: rulebook files, options,
+scenario, policy, turns, step budget, columns) and the hash of its Parquet file: a shard of
+another study copied in, a summary edited by hand, or rows swapped under it do not verify,
+and are neither merged by ``report`` nor taken as finished on resuming (they are played
+again and replaced).
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import os
 from fractions import Fraction
@@ -41,6 +48,46 @@ SETTING_WORDS = {
     "max_steps": "--max-steps",
     "columns": "reported values",
 }
+
+
+def study_hash(settings: dict[str, Any]) -> str:
+    """What a study is, as a hash: the settings a resumed run must share (SETTING_WORDS)."""
+    what = {k: settings.get(k) for k in SETTING_WORDS}
+    return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
+
+
+def _digest(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def verified(directory: Path, summary: Path, study: str) -> Partial | None:
+    """A finished shard's summary, when it is this study's and its rows are the ones it was
+    written with; None for anything else (a planted or foreign shard is not merged)."""
+    rows = directory / (summary.stem + ".parquet")
+    try:
+        data = json.loads(summary.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("study") != study:
+        return None
+    if data.get("rows") is None or data.get("rows") != _digest(rows):
+        return None
+    body = {k: v for k, v in data.items() if k not in ("study", "rows", "check")}
+    if data.get("check") != _check(study, body):
+        return None
+    try:
+        return Partial.from_json(body)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def _check(study: str, body: dict[str, Any]) -> str:
+    """The hash of a summary's counts under its study: counts edited by hand do not match."""
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256((study + text).encode()).hexdigest()
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
@@ -194,21 +241,19 @@ class ShardStore:
                 )
         text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
         _write_atomically(manifest, text.encode())
+        self.study = study_hash(settings)
 
     def finished_ranges(self) -> list[tuple[int, int]]:
         """The seed ranges of every finished shard (its summary and its rows), in order."""
         found = []
         for summary in self.meta.glob("shard-*.json"):
             at = shard_range(summary.name)
-            if at is not None and (self.dir / (summary.stem + ".parquet")).exists():
+            if at is not None and verified(self.dir, summary, self.study) is not None:
                 found.append(at)
         return sorted(found)
 
     def finished(self, start: int, stop: int) -> Partial | None:
-        summary = self.meta / (shard_name(start, stop) + ".json")
-        if not summary.exists() or not (self.dir / (summary.stem + ".parquet")).exists():
-            return None
-        return Partial.from_json(json.loads(summary.read_text(encoding="utf-8")))
+        return verified(self.dir, self.meta / (shard_name(start, stop) + ".json"), self.study)
 
     def write(self, start: int, stop: int, partial: Partial, rows: list[dict[str, Any]]) -> None:
         for stale in [*self.dir.glob("shard-*"), *self.meta.glob("shard-*")]:
@@ -223,8 +268,15 @@ class ShardStore:
         sink = self.pa.BufferOutputStream()
         self.pa.parquet.write_table(table, sink)
         base = shard_name(start, stop)
-        _write_atomically(self.dir / (base + ".parquet"), sink.getvalue().to_pybytes())
-        text = json.dumps(partial.to_json(), ensure_ascii=False)
+        data = sink.getvalue().to_pybytes()
+        _write_atomically(self.dir / (base + ".parquet"), data)
+        body = partial.to_json()
+        signed = body | {
+            "study": self.study,
+            "rows": hashlib.sha256(data).hexdigest(),
+            "check": _check(self.study, body),
+        }
+        text = json.dumps(signed, ensure_ascii=False)
         _write_atomically(self.meta / (base + ".json"), text.encode())
 
     def rows(self, start: int, stop: int) -> list[dict[str, Any]]:

@@ -66,6 +66,9 @@ def default_shard_size(games: int, workers: int) -> int:
     return max(1, min(MAX_SHARD, games // (8 * max(1, workers))))
 
 
+MAX_SHARDS = 100_000  # a plan's shards: each is a task, a file and a summary to merge
+
+
 def plan(
     first: int, games: int, size: int, done: list[tuple[int, int]] | None = None
 ) -> list[tuple[int, int]]:
@@ -73,24 +76,44 @@ def plan(
     every full shard a shorter one wrote. ``done`` are the shards a study already finished,
     of whatever size: each that lies inside the games is kept as it is, and only the games
     between them are cut anew (so a pilot run's small shards, or a run on more workers, do
-    not fix the size of the shards still to play)."""
+    not fix the size of the shards still to play). Linear in the shards, and at most
+    MAX_SHARDS of them (an error naming --shard-size), before any is made."""
     stop = first + games
+    if (games + size - 1) // size > MAX_SHARDS:
+        raise _too_many_shards(games, size)
     kept = sorted((a, b) for a, b in (done or []) if first <= a < b <= stop)
-    ranges = []
-    start = first
+    ranges: list[tuple[int, int]] = []
+    start, k = first, 0
     while start < stop:
-        here = next(((a, b) for a, b in kept if a == start), None)
-        if here is not None:
-            ranges.append(here)
-            start = here[1]
-            continue
-        end = min(stop, (start // size + 1) * size)
-        following = [a for a, _ in kept if a > start]
-        if following:
-            end = min(end, following[0])
-        ranges.append((start, end))
-        start = end
+        while k < len(kept) and kept[k][0] < start:
+            k += 1  # a finished shard overlapping one already planned
+        if k < len(kept) and kept[k][0] == start:
+            ranges.append(kept[k])
+            start = kept[k][1]
+            k += 1
+        else:
+            end = min(stop, (start // size + 1) * size)
+            if k < len(kept):
+                end = min(end, kept[k][0])
+            ranges.append((start, end))
+            start = end
+        if len(ranges) > MAX_SHARDS:
+            raise _too_many_shards(games, size)
     return ranges
+
+
+def _too_many_shards(games: int, size: int) -> InputError:
+    return InputError(
+        [
+            error(
+                f"{games} games in shards of {size} make more than {MAX_SHARDS:,} shards, "
+                "the bound of one run",
+                where="--shard-size",
+                hint=f"give a larger --shard-size (at least {-(-games // MAX_SHARDS)}), "
+                "or fewer --runs",
+            )
+        ]
+    )
 
 
 def study(
@@ -99,7 +122,6 @@ def study(
     """The values the scenario reports, every column's Parquet type, and a hash of the
     rulebook's files (what a resumed study must share with the one it resumes)."""
     import hashlib
-    import json
 
     from rulekit.play.runner import fingerprint
     from rulekit.play.sim_store import column_types
@@ -249,20 +271,19 @@ def simulate(
 def report(directory: str) -> tuple[SimulationResult, list[tuple[int, int]]]:
     """The summary of the study in ``directory`` (``simulate --out``) from the shards it
     finished, without playing a game, and the seed ranges it is missing between them."""
-    from rulekit.play.sim_store import read_manifest
+    from rulekit.play.sim_store import read_manifest, study_hash, verified
 
     store_dir = Path(directory)
     manifest = read_manifest(store_dir)
+    study = study_hash(manifest)
     total = Partial()
     done = []
     for summary in sorted((store_dir / META).glob("shard-*.json")):
         shard = shard_range(summary.name)
-        if shard is None or not (store_dir / (summary.stem + ".parquet")).exists():
-            continue
-        try:
-            total.merge(Partial.from_json(json.loads(summary.read_text(encoding="utf-8"))))
-        except (OSError, ValueError, TypeError, KeyError) as exc:
-            raise InputError([error(f"cannot read {summary}: {exc}", where="DIR")]) from None
+        partial = verified(store_dir, summary, study) if shard is not None else None
+        if shard is None or partial is None:
+            continue  # not this study's, or changed since it was written: not merged
+        total.merge(partial)
         done.append(shard)
     if not done:
         raise InputError([error(f"{directory} holds no finished shard yet", where="DIR")])
