@@ -144,11 +144,15 @@ def test_the_play_screen_in_the_docs_is_what_a_terminal_shows() -> None:
         import docs_examples
     finally:
         sys.path.remove(str(ROOT / "tools"))
-    play = (ROOT / "docs" / "play.md").read_text(encoding="utf-8")
-    start = play.index(docs_examples.PLAY_SCREEN_MARK)
-    body = play.index("```\n", start) + 4
-    block = play[body : play.index("\n```", body)]
     lines = docs_examples.played_lines()
+    blocks = []
+    for doc in (ROOT / "docs" / "play.md", ROOT / "README.md"):  # the README shows it too
+        play = doc.read_text(encoding="utf-8")
+        start = play.index(docs_examples.PLAY_SCREEN_MARK)
+        body = play.index("```\n", start) + 4
+        blocks.append(play[body : play.index("\n```", body)])
+    block = blocks[0]
+    assert blocks[1] == block
     assert block == docs_examples.play_screen(lines)
     rows = sum(max(1, -(-len(line) // 100)) for line in block.splitlines())
     assert 35 <= rows <= 40

@@ -238,23 +238,33 @@ def play_transcript(lines: list[str] | None = None) -> str:
     return "\n".join(out)
 
 
+def _write_block(path: Path, mark: str, new: str) -> bool:
+    """Replace the code block after ``mark`` in ``path`` (if the mark is there) with ``new``;
+    whether it changed."""
+    text = path.read_text(encoding="utf-8")
+    if mark not in text:
+        return False
+    start = text.index(mark)
+    body = text.index("```\n", start) + 4
+    end = text.index("\n```", body)
+    if text[body:end] == new:
+        return False
+    name = path.relative_to(ROOT)
+    print("\n".join(difflib.unified_diff(text[body:end].splitlines(), new.splitlines(),
+                                         f"{name} (shown)", "rulekit play (printed)",
+                                         lineterm="")))  # fmt: skip
+    path.write_text(text[:body] + new + text[end:], encoding="utf-8")
+    return True
+
+
 def update_play(path: Path) -> bool:
-    """Write the play screen and transcript into docs/play.md; whether they changed."""
+    """Write the play screen and transcript into docs/play.md, and the same screen into the
+    README's play section; whether they changed."""
     lines = played_lines()
-    changed = False
-    for mark, new in ((PLAY_SCREEN_MARK, play_screen(lines)), (PLAY_MARK, play_transcript(lines))):
-        text = path.read_text(encoding="utf-8")
-        start = text.index(mark)
-        body = text.index("```\n", start) + 4
-        end = text.index("\n```", body)
-        if text[body:end] == new:
-            continue
-        print("\n".join(difflib.unified_diff(text[body:end].splitlines(), new.splitlines(),
-                                             "docs/play.md (shown)", "rulekit play (printed)",
-                                             lineterm="")))  # fmt: skip
-        path.write_text(text[:body] + new + text[end:], encoding="utf-8")
-        changed = True
-    return changed
+    screen = play_screen(lines)
+    changed = _write_block(path, PLAY_SCREEN_MARK, screen)
+    changed = _write_block(path, PLAY_MARK, play_transcript(lines)) or changed
+    return _write_block(ROOT / "README.md", PLAY_SCREEN_MARK, screen) or changed
 
 
 def main(argv: list[str] | None = None) -> int:
