@@ -52,6 +52,11 @@ def test_the_normalised_parts_are_only_timings() -> None:
     assert docs.normalise(["200 played (38.23 games/s), 2357 s, 12 situation(s)"]) == [
         "200 played (N games/s), N s, 12 situation(s)"
     ]
+    # simulate's progress lines (off a terminal, every few seconds) depend on the machine's
+    # speed: left out, and nothing else is
+    shown = ["simulate: 12/200 games, 3.10 games/s, about 1 min left", "200 games, seeds 1..200"]
+    assert docs.normalise(shown) == ["200 games, seeds 1..200"]
+    assert docs.normalise(["simulate: a study"]) == ["simulate: a study"]
 
 
 def _help_examples() -> list[str]:

@@ -558,7 +558,7 @@ def test_a_game_with_dice_thrown_again_replays(make_rulebook: Make, tmp_path: Pa
         ran = run_cli("run", book, "--seed", seed, "--trace", trace)
         assert ran.exit_code == 0, ran.output
         assert "rerolled" in trace.read_text() or '"thrown"' in trace.read_text()
-        replayed = run_cli("replay", trace)
+        replayed = run_cli("replay", trace, "--rulebook", book)
         assert replayed.exit_code == 0, replayed.output
 
 

@@ -2,8 +2,9 @@
 
 An example is a line ``$ rulekit ...`` inside a fenced code block (any language); the lines
 under it, up to the next ``$`` line or the end of the block, are what it prints: stdout and
-stderr as a terminal shows them, the whole output, no line left out. Only what truly varies
-from run to run is normalised before the comparison (``NORMALISE``: speeds and durations).
+stderr as a terminal shows them, the whole output. Only what truly varies from run to run
+is normalised before the comparison (``NORMALISE``: speeds and durations; ``PROGRESS``:
+progress lines left out).
 
     python tools/docs_examples.py            # check; exit 1 and a diff where one differs
     python tools/docs_examples.py --update   # run every example again and write what it
@@ -84,9 +85,16 @@ def all_examples() -> list[Example]:
     return [e for p in documents() for e in examples(p)]
 
 
+# a long command's progress lines, printed every few seconds when not on a terminal: how many
+# appear depends on the machine's speed, so they are no part of what an example shows
+PROGRESS = re.compile(r"^simulate: [\d,]+/[\d,]+ games, ")
+
+
 def normalise(lines: list[str]) -> list[str]:
     out = []
     for line in lines:
+        if PROGRESS.match(line):
+            continue
         for pattern, placeholder in NORMALISE:
             line = pattern.sub(placeholder, line)
         out.append(line.rstrip())

@@ -19,21 +19,17 @@ what the generated code calls is in rulekit.engine.codegen_runtime and its compa
 
 from __future__ import annotations
 
-import itertools
-import linecache
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rulekit.book.check_exprs import placeholders
 from rulekit.engine.builtins import BUILTINS
 from rulekit.engine.codegen_calls import Calls
-from rulekit.engine.codegen_locals import Locals, may_be_local, sync
+from rulekit.engine.codegen_locals import Locals, may_be_local
 from rulekit.engine.codegen_ops import Operators
 from rulekit.engine.codegen_runtime import (
     AGGREGATES,
-    BY_FILE,
-    RUNTIME,
     Generated,
     ReturnGuard,
     RollSite,
@@ -41,6 +37,7 @@ from rulekit.engine.codegen_runtime import (
     mangle,
     return_guard,
 )
+from rulekit.engine.codegen_writer import Writer, finish
 from rulekit.engine.decisions import ChooseSite
 from rulekit.engine.reach import calls_a_procedure, contains, may_decide, pure
 from rulekit.language import nodes as n
@@ -71,49 +68,6 @@ class _EveryName(frozenset[str]):
 EVERY_NAME = _EveryName()
 
 
-# ---- the source and its line map ----------------------------------------------------------
-
-
-class Writer:
-    """Indented lines, each with the span it was written for, and the constants they use."""
-
-    def __init__(self, parent: Writer | None = None) -> None:
-        self.lines: list[str] = []
-        self.spans: list[n.Span | None] = []
-        self.level = 0
-        self.span: n.Span | None = parent.span if parent is not None else None
-        # a helper function's writer shares its procedure's constants and temporaries
-        self.names: dict[str, Any] = parent.names if parent is not None else {}
-        self._by_id: dict[int, str] = parent._by_id if parent is not None else {}
-        self._temps: Iterator[int] = parent._temps if parent is not None else itertools.count(1)
-        self.helpers: list[Writer] = parent.helpers if parent is not None else []
-
-    def line(self, text: str) -> None:
-        self.lines.append("    " * self.level + text)
-        self.spans.append(self.span)
-
-    def const(self, value: Any) -> str:
-        """Source for a constant: a literal for str/int/bool/None, else a namespace name."""
-        t = type(value)
-        if value is None or t is bool or t is int or t is str:
-            return repr(value)
-        key = id(value)
-        name = self._by_id.get(key)
-        if name is None:
-            name = self._by_id[key] = f"_k{len(self._by_id)}"
-            self.names[name] = value
-        return name
-
-    def temp(self) -> str:
-        return f"_t{next(self._temps)}"
-
-    def helper(self) -> tuple[Writer, str]:
-        """A new function written before the procedure's, and its name."""
-        sub = Writer(self)
-        self.helpers.append(sub)
-        return sub, f"_h{len(self.helpers)}"
-
-
 # ---- procedures ---------------------------------------------------------------------------
 
 
@@ -137,35 +91,6 @@ def procedure(comp: Program, decl: n.ProcedureDecl, traced: bool) -> Generated:
     return finish(w, fname)
 
 
-def finish(w: Writer, fname: str) -> Generated:
-    """Compile the function ``fname`` a writer wrote (after its helpers), and keep its map."""
-    return compiled(w, fname, fname, {})[0]
-
-
-def compiled(
-    w: Writer, label: str, fname: str, extra: dict[str, Any]
-) -> tuple[Generated, dict[str, Any]]:
-    """Compile what a writer wrote (its helpers first) with ``extra`` names in its namespace,
-    and keep its line map, so that an unexpected error in any of its functions is located in
-    the rulebook (codegen_runtime.located): a procedure's function (``fname``), and exact
-    analysis's resumable blocks (rulekit.engine.codegen_blocks). The caller keeps the
-    Generated alive (BY_FILE holds it weakly), and with it the map."""
-    lines = [line for h in w.helpers for line in h.lines] + w.lines
-    spans = [span for h in w.helpers for span in h.spans] + w.spans
-    source = "\n".join(lines) + "\n"
-    namespace: dict[str, Any] = dict(RUNTIME)
-    namespace["_sync"] = sync
-    namespace.update(extra)
-    namespace.update(w.names)
-    filename = f"<rulekit {label} {next(_SERIAL)}>"
-    exec(compile(source, filename, "exec"), namespace)  # our own text: see the module docstring
-    generated = Generated(label, source, tuple(spans), namespace.get(fname, _nothing))
-    BY_FILE[filename] = generated
-    # a Python traceback through generated code shows its lines (for rulekit's developers)
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    return generated, namespace
-
-
 def expression(comp: Program, e: Any, given: bool = False) -> Generated:
     """An expression as a function ``(i) -> value`` run in the current frame, traced or not
     as ``i.muted`` says (``given``: Interpreter.call's call, with the arguments it was given)."""
@@ -180,11 +105,6 @@ def expression(comp: Program, e: Any, given: bool = False) -> Generated:
     return finish(w, "expression")
 
 
-def _nothing(i: Any) -> None:  # the function of a text that defines none (an empty body)
-    return None
-
-
-_SERIAL = itertools.count(1)
 _USES_L = re.compile(r"\bL\b")
 _UNKNOWN = object()
 # statements after which i.ref still holds what their step set (calls restore it)

@@ -34,9 +34,10 @@ from attrs import frozen
 
 from rulekit.book.check_exprs import placeholders
 from rulekit.book.types import allows_none
-from rulekit.engine.codegen import Gen, Writer, compiled
+from rulekit.engine.codegen import Gen
 from rulekit.engine.codegen_locals import may_be_local
 from rulekit.engine.codegen_runtime import Generated, mangle, return_guard
+from rulekit.engine.codegen_writer import Writer, compiled
 from rulekit.engine.reach import branches, names_reached, pure, throws
 from rulekit.language import nodes as n
 

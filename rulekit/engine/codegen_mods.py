@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulekit.engine.codegen import Gen, finish
+from rulekit.engine.codegen import Gen
 from rulekit.engine.codegen_locals import may_be_local
 from rulekit.engine.codegen_runtime import Generated, mangle
+from rulekit.engine.codegen_writer import finish
 from rulekit.language import nodes as n
 
 if TYPE_CHECKING:
