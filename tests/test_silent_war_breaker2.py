@@ -391,15 +391,6 @@ def test_no_repair_rolls_at_a_base_next_to_a_typhoon_21_3(silent_war: Checked) -
 # ---- 8. Forward Bases: the OpArea a tender's boat starts from ---------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        '[15.1] deviation: "Do not use the OpArea from which the submarine started" with '
-        'the Note "the SMZ is considered to be in the OpArea": transfer_move rolls a '
-        "Transit Event check on the tender's own OpArea (Midway -> Pearl Harbor through "
-        "the Hawaiian Islands)"
-    ),
-)
 def test_tender_to_pearl_through_its_own_oparea_rolls_no_transit_event_15_1(
     silent_war: Checked,
 ) -> None:
@@ -420,14 +411,6 @@ def test_tender_to_pearl_through_its_own_oparea_rolls_no_transit_event_15_1(
     assert str(sub.attrs["base"]) == "Pearl Harbor"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "[15.1] deviation: a boat leaving a Forward Base counts the OpArea its SMZ is in "
-        "among those it moved through or to (governing_area gets [Hawaiian Islands, "
-        "Gilberts])"
-    ),
-)
 def test_tender_transfer_governing_oparea_excludes_the_tenders_oparea_15_1(
     silent_war: Checked,
 ) -> None:
@@ -593,13 +576,6 @@ def test_leaving_a_tender_in_a_typhoon_zone_checks_storm_damage_7_21(
     assert str(sub.attrs["status"]) == "sunk"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "[15.1] deviation: deploying from a Forward Base to patrol, the Transit Event check "
-        "also uses the OpArea the SMZ is 'in' (the one the boat started from)"
-    ),
-)
 def test_deploying_from_a_tender_to_patrol_excludes_the_tenders_oparea_15_1(
     silent_war: Checked,
 ) -> None:
