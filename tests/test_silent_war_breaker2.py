@@ -219,7 +219,17 @@ def test_a_transfer_through_a_typhoon_checks_storm_damage_at_the_done_section_7_
     # the result is > the defense rating of the submarine, the submarine is lost."
     # Speed 3 through a Typhoon in the Gilberts to the (calm) Solomons; Transit Event check 0
     # (governing: the calm Hawaiian Islands), storm 1 (damaged), second 3 (= Defense 3: kept).
-    game = game_with(silent_war, [0, 1, 3], "Pearl Harbor", "Brisbane", go=True, target="Brisbane")
+    # The player sails all three OpAreas ([15.1] "any number of OpAreas up to its speed": the
+    # default player would stop short of the Typhoon).
+    game = game_with(
+        silent_war,
+        [0, 1, 3],
+        "Pearl Harbor",
+        "Brisbane",
+        go=True,
+        target="Brisbane",
+        areas_moved="3",
+    )
     storms(game, ("Gilberts", "Typhoon-1"))
     sub = ready_at(game, "Tautog", "Pearl Harbor", speed=3, range=8)
     assert sub.attrs["defense"] == 3
@@ -442,14 +452,6 @@ def test_transfer_to_a_forward_base_does_not_add_2_21_11(silent_war: Checked) ->
 # ---- 9. "any number of OpAreas up to its speed" on a transfer ---------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "[15.1] deviation: \"may (player's choice) move any number of OpAreas up to its "
-        'speed": transfer_move offers only a single OpArea (Cautious Transit) or the full'
-        " speed; no areas_moved choice, the boat sails into the Typhoon"
-    ),
-)
 def test_a_transfer_may_stop_short_of_a_typhoon_15_1(silent_war: Checked) -> None:
     # [15.1] "a submarine starting in the Ready for Sea Box of a Base may (player's choice)
     # move any number of OpAreas up to its speed." Speed 3 out of Pearl Harbor for Brisbane, a
