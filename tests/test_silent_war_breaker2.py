@@ -476,14 +476,6 @@ def test_a_transfer_may_stop_short_of_a_typhoon_15_1(silent_war: Checked) -> Non
 # ---- 10. the route between equally direct ways is the player's ------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "[15.23] deviation (player's choice): calm_route picks between equally direct "
-        "routes for every player; the default's storm advice is hard-wired, no decision "
-        "offers the North Pacific"
-    ),
-)
 def test_the_player_may_take_the_equally_direct_way_through_a_typhoon_15_23(
     silent_war: Checked,
 ) -> None:
@@ -500,6 +492,26 @@ def test_the_player_may_take_the_equally_direct_way_through_a_typhoon_15_23(
     game.call("return_to_base", sub=sub)
     offered = {str(o) for d in game.events("decision") for o in d.options}
     assert "North Pacific" in offered
+    # the default player's advice is the calm way: no storm check on the way
+    assert rolls(game, "7.21") == []
+
+
+def test_the_way_through_the_typhoon_when_the_player_takes_it_15_23_7_21(
+    silent_war: Checked,
+) -> None:
+    # The same RTB, the player going by the North Pacific: [7.21] "When a submarine with a
+    # Damaged marker is about to ... be placed in the "Done" section of an OpArea, if it is in
+    # or has transited through or from a Typhoon OpArea, roll a d10" (0: not > Defense 3 + 1).
+    # At its full speed of 2 (not a single OpArea [15.25]) it ends in the North Pacific.
+    game = game_with(silent_war, [0] * 6, "Pearl Harbor", via="North Pacific", cautious=False)
+    storms(game, ("North Pacific", "Typhoon-1"))
+    sub = game.sub_at_sea("Tautog", "Bonins", damage=1)
+    sub.attrs["section"] = game.v("section", "operating")
+    game.call("voluntary_rtb", sub=sub)
+    game.call("return_to_base", sub=sub)
+    assert str(sub.attrs["area"]) == "North Pacific"
+    assert [r.natural for r in rolls(game, "7.21")] == [0]
+    assert str(sub.attrs["status"]) == "active"
 
 
 # ---- 11. more on the way -------------------------------------------------------------------------
