@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_silent_war_bases import at_tender, forward_base
 from test_silent_war_rules import Game
 
@@ -311,3 +312,29 @@ def test_a_boat_on_its_way_to_another_base_answers_a_special_mission_5_2_20_5(
     assert sub.attrs["bound_for"] is None
     game.call("transit_movement", sub=sub)  # [20.5] the next Transit Movement: home
     assert len(game.events("decision", name="rtb_base")) == 1
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="[15.1]/[4.0] 15.0 deviation: the intention is fixed at departure (the OpArea or Base "
+    "headed for); the player is not asked at the end of each leg whether the boat goes on "
+    "Transit side up or flips to patrol where it is",
+)
+def test_a_boat_in_transit_may_stop_to_patrol_where_it_ends_a_leg_15_1(
+    silent_war: Checked,
+) -> None:
+    # [15.1] "If the submarine survives, place it in the "Done" section of the ending OpArea.
+    # The submarine remains Transit side up if it intends to transit further next turn, or
+    # flips to its Patrol side if it intends to patrol next turn." [4.0] 15.0: "Patrol side up
+    # if it intends to patrol there next turn or Transit side up if it intends to continue on
+    # to another OpArea or Base." The intention is the player's at the end of each leg: a boat
+    # bound for Brisbane, two turns out, may instead patrol where its first leg ends.
+    game = Game(silent_war, [0] * 6, go=True, target="Brisbane")
+    game.set(active_bases=(game.v("base", "Pearl Harbor"), game.v("base", "Brisbane")))
+    sub = ready_at(game, "Tautog", "Pearl Harbor", speed=2, range=8)
+    game.call("transit_movement", sub=sub)
+    assert sub.attrs["base"] is None  # the premise: still on its way after one leg
+    asked = [e for e in game.events("decision") if e.name != "target"]
+    assert any("patrol" in str(o).lower() for e in asked for o in e.options), (
+        "no question offers to patrol where the leg ends"
+    )
