@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from test_silent_war_bases import at_tender, forward_base
 from test_silent_war_rules import Game
 
