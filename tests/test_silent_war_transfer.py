@@ -359,3 +359,22 @@ def test_a_boat_in_transit_goes_on_by_default_15_1(silent_war: Checked) -> None:
     assert "Brisbane" in str(asked.choice) and "patrol" not in str(asked.choice)
     assert str(sub.attrs["side"]) == "transit" and str(sub.attrs["section"]) == "done"
     assert sub.attrs["bound_for"] == game.v("base", "Brisbane")
+
+
+def test_a_wolfpack_that_stops_to_patrol_stops_together_15_1_24_2(silent_war: Checked) -> None:
+    # [24.2] "all members of a Wolfpack move together as if they were a single unit": when
+    # its leader stops to patrol where the leg ends [15.1], the pack patrols there with it.
+    game = Game(silent_war, [0] * 12, go=True, target="Marianas", intent="patrol here")
+    distance = distance_to_base(game, "Pearl Harbor", "Marianas")
+    pack = [
+        ready_at(game, n, "Pearl Harbor", wolfpack=1, speed=2, range=8)
+        for n in ("Tang", "Wahoo", "Drum")
+    ]
+    assert distance > 2  # the premise: the Marianas are more than one leg away
+    game.call("unit_transit_movement", sub=pack[0])
+    assert len(game.events("decision", name="intent")) == 1  # asked once, of the pack
+    areas = {s.attrs["area"] for s in pack}
+    assert len(areas) == 1 and None not in areas
+    assert str(next(iter(areas))) != "Marianas"
+    assert all(str(s.attrs["side"]) == "patrol" for s in pack)
+    assert all(str(s.attrs["section"]) == "done" for s in pack)
