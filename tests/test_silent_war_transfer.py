@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from test_silent_war_bases import at_tender, forward_base
 from test_silent_war_rules import Game
 
@@ -314,12 +313,6 @@ def test_a_boat_on_its_way_to_another_base_answers_a_special_mission_5_2_20_5(
     assert len(game.events("decision", name="rtb_base")) == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="[15.1]/[4.0] 15.0 deviation: the intention is fixed at departure (the OpArea or Base "
-    "headed for); the player is not asked at the end of each leg whether the boat goes on "
-    "Transit side up or flips to patrol where it is",
-)
 def test_a_boat_in_transit_may_stop_to_patrol_where_it_ends_a_leg_15_1(
     silent_war: Checked,
 ) -> None:
@@ -338,3 +331,50 @@ def test_a_boat_in_transit_may_stop_to_patrol_where_it_ends_a_leg_15_1(
     assert any("patrol" in str(o).lower() for e in asked for o in e.options), (
         "no question offers to patrol where the leg ends"
     )
+
+
+def test_a_boat_that_stops_to_patrol_flips_in_the_done_section_15_1(
+    silent_war: Checked,
+) -> None:
+    # [15.1] "... or flips to its Patrol side if it intends to patrol next turn", in "the
+    # "Done" section of the ending OpArea"; the Base it was bound for is no longer its goal.
+    game = Game(silent_war, [0] * 6, go=True, target="Brisbane", intent="patrol here")
+    game.set(active_bases=(game.v("base", "Pearl Harbor"), game.v("base", "Brisbane")))
+    sub = ready_at(game, "Tautog", "Pearl Harbor", speed=2, range=8)
+    game.call("transit_movement", sub=sub)
+    assert sub.attrs["base"] is None and sub.attrs["area"] is not None
+    assert str(sub.attrs["side"]) == "patrol" and str(sub.attrs["section"]) == "done"
+    assert sub.attrs["bound_for"] is None and sub.attrs["rtb"] is None
+    assert sub.attrs["destination"] == sub.attrs["area"]  # it patrols where it stopped
+
+
+def test_a_boat_in_transit_goes_on_by_default_15_1(silent_war: Checked) -> None:
+    # [15.1] "The submarine remains Transit side up if it intends to transit further next
+    # turn": unless the player says otherwise, it keeps the intention it set out with.
+    game = Game(silent_war, [0] * 6, go=True, target="Brisbane")
+    game.set(active_bases=(game.v("base", "Pearl Harbor"), game.v("base", "Brisbane")))
+    sub = ready_at(game, "Tautog", "Pearl Harbor", speed=2, range=8)
+    game.call("transit_movement", sub=sub)
+    (asked,) = game.events("decision", name="intent")
+    assert "Brisbane" in str(asked.choice) and "patrol" not in str(asked.choice)
+    assert str(sub.attrs["side"]) == "transit" and str(sub.attrs["section"]) == "done"
+    assert sub.attrs["bound_for"] == game.v("base", "Brisbane")
+
+
+def test_a_wolfpack_that_stops_to_patrol_stops_together_15_1_24_2(silent_war: Checked) -> None:
+    # [24.2] "all members of a Wolfpack move together as if they were a single unit": when
+    # its leader stops to patrol where the leg ends [15.1], the pack patrols there with it.
+    game = Game(silent_war, [0] * 12, go=True, target="Marianas", intent="patrol here")
+    distance = distance_to_base(game, "Pearl Harbor", "Marianas")
+    pack = [
+        ready_at(game, n, "Pearl Harbor", wolfpack=1, speed=2, range=8)
+        for n in ("Tang", "Wahoo", "Drum")
+    ]
+    assert distance > 2  # the premise: the Marianas are more than one leg away
+    game.call("unit_transit_movement", sub=pack[0])
+    assert len(game.events("decision", name="intent")) == 1  # asked once, of the pack
+    areas = {s.attrs["area"] for s in pack}
+    assert len(areas) == 1 and None not in areas
+    assert str(next(iter(areas))) != "Marianas"
+    assert all(str(s.attrs["side"]) == "patrol" for s in pack)
+    assert all(str(s.attrs["section"]) == "done" for s in pack)
