@@ -176,16 +176,7 @@ def _loop(
             if not _improve(trees_of, worth, sign, choices, only=1):
                 return {m: worth[m] for m in component}
     while True:
-        rows = []
-        for m in component:  # x_m - sum(c_j * x_j) = r
-            coeff, rest = _linear(trees[m], position, known, choices)
-            coeff = {j: -c for j, c in coeff.items()}
-            coeff[position[m]] = coeff.get(position[m], Fraction(0)) + 1
-            rows.append((coeff, rest))
-        solved = _gauss(rows)
-        if solved is None:
-            raise _endless(describe)
-        worth = {**known, **{m: solved[position[m]] for m in component}}
+        worth = _worth(trees, component, position, known, choices, describe)
         if sign == 0 or not _improve([trees[m] for m in component], worth, sign, choices):
             return {m: worth[m] for m in component}
 
