@@ -45,11 +45,8 @@ def test_prob_at_least_and_at_most_for_ordered_results() -> None:
     assert cells["Damaged + RTB"] == ["1/5", "20.00", "20.00", "100.00"]
 
 
-def test_diff_prints_before_and_after_bars() -> None:
-    result = run_cli("diff", f"{SW}@1.1", SW)
-    assert result.exit_code == 3, result.stderr
-    line = next(x for x in result.stdout.splitlines() if "(A: 5, B: 3, C: 4, D: •)" in x)
-    assert "1 (100.0%)" in line and "█" * 12 in line
+# the bars and the plot of `rulekit diff` (Silent War 1.1 -> 2.1) are checked in
+# tests/test_variants.py::test_silent_war_diff_snapshot, on the same costly run as its snapshot
 
 
 needs_matplotlib = pytest.mark.skipif(
@@ -79,15 +76,6 @@ def test_prob_plot_png_with_json(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert result.stdout.lstrip().startswith("{")  # still one JSON document on stdout
-
-
-@needs_matplotlib
-def test_diff_plot_before_and_after(tmp_path: Path) -> None:
-    target = tmp_path / "diff.svg"
-    result = run_cli("diff", f"{SW}@1.1", SW, "--plot", target)
-    assert result.exit_code == 3, result.stderr
-    svg = target.read_text(encoding="utf-8")
-    assert "before" in svg and "after" in svg and "Silent War 1.1 -&gt; Silent War 2.1" in svg
 
 
 @needs_matplotlib

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import tomllib
 from collections.abc import Callable
@@ -279,10 +280,20 @@ def test_silent_war_1_1_uses_the_printed_original_engagement_table(sw11: Checked
     }
 
 
-def test_silent_war_diff_snapshot(snapshot: Any) -> None:
-    result = run_cli("diff", f"{SW}@1.1", SW)
-    assert result.exit_code == 3
+def test_silent_war_diff_snapshot(snapshot: Any, tmp_path: Path) -> None:
+    # one run of the costly 1.1 -> 2.1 diff serves the snapshot, the bars and the plot (it
+    # writes only to stderr, so the snapshot is what a run without --plot prints)
+    plotting = importlib.util.find_spec("matplotlib") is not None
+    target = tmp_path / "diff.svg"
+    result = run_cli("diff", f"{SW}@1.1", SW, *(["--plot", target] if plotting else []))
+    assert result.exit_code == 3, result.stderr
     assert result.stdout == snapshot
+    # before and after as bars side by side
+    line = next(x for x in result.stdout.splitlines() if "(A: 5, B: 3, C: 4, D: •)" in x)
+    assert "1 (100.0%)" in line and "█" * 12 in line
+    if plotting:
+        svg = target.read_text(encoding="utf-8")
+        assert "before" in svg and "after" in svg and "Silent War 1.1 -&gt; Silent War 2.1" in svg
 
 
 def test_diff_of_a_rulebook_with_itself() -> None:
