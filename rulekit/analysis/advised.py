@@ -31,7 +31,11 @@ from typing import TYPE_CHECKING, Any
 from attrs import define, field, frozen
 
 from rulekit.analysis.advice import PathNode, Sides, Tape, goal_number, solve_tree
-from rulekit.analysis.advised_situations import ADVISED_MAX_SITUATIONS, option_values
+from rulekit.analysis.advised_situations import (
+    ADVISED_MAX_SITUATIONS,
+    option_values,
+    stopped_run,
+)
 from rulekit.analysis.prob import of_expression
 from rulekit.book.inputs import Target
 from rulekit.engine.dice import DiceSource, Die
@@ -292,8 +296,7 @@ class Lookahead:
             except InternalRuleError:  # a bug of ours: reported, never an option's worth
                 raise
             except RuleRuntimeError as exc:  # a path the game may never take stops there
-                first = exc.diagnostics[0].message if exc.diagnostics else "an error"
-                return f"a run stopped: {first}"
+                return stopped_run(exc)
             if len(tape.choices) <= at or tape.points[at].size != len(request.options):
                 return "the replay went another way"  # cannot happen: same state, same dice
             met_later = met_later or tape.met_later

@@ -109,10 +109,16 @@ def option_values(
     except InternalRuleError:  # a bug of ours: reported, never an option's worth
         raise
     except RuleRuntimeError as exc:  # a path the game may never take stops there
-        first = exc.diagnostics[0].message if exc.diagnostics else "an error"
-        return f"a run stopped: {first}"
+        return stopped_run(exc)
     except InputError:  # a goal that is no number: the paths' look-ahead says so
         return "the goal could not be read"
+
+
+def stopped_run(exc: RuleRuntimeError) -> str:
+    """Why an option has no worth when one of its runs stopped with a rulebook error (both
+    look-aheads of the advised policy say it the same way)."""
+    first = exc.diagnostics[0].message if exc.diagnostics else "an error"
+    return f"a run stopped: {first}"
 
 
 def _values(
